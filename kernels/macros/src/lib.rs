@@ -1,0 +1,126 @@
+//! `#[kernel]`: marks a `pub unsafe fn` as a GPU entry point.
+//!
+//! On `nvptx64` it becomes `#[no_mangle] pub unsafe extern "ptx-kernel" fn`; on the host the body
+//! is dropped (the host only needs the signature table). Either way it emits a
+//! `pub const <NAME_IN_CAPS>: crate::KernelInfo` describing the name and parameter layout, which
+//! the host uses to launch and the xtask uses to check the PTX.
+//!
+//! `#[kernel(sm_90a)]` compiles the body only into `sm_90a` PTX (Hopper-only instructions).
+//!
+//! Rejected at compile time: a safe fn (launching is always unsafe: the caller vouches for
+//! pointer validity), a return value, generics, `self`, patterns in parameters, and parameters
+//! that are not `Copy` (kernel arguments are copied bit for bit into the launch).
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::{format_ident, quote};
+use syn::{FnArg, ItemFn, Pat, ReturnType, Type, parse_macro_input, spanned::Spanned};
+
+#[proc_macro_attribute]
+pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let min_arch = match attr.to_string().trim() {
+        "" => MinArch::Any,
+        "sm_90a" => MinArch::Sm90a,
+        other => {
+            let msg = format!("unknown #[kernel] argument `{other}`: the only one is `sm_90a` (Hopper-only instructions)");
+            return syn::Error::new(Span::call_site(), msg).to_compile_error().into();
+        }
+    };
+    let func = parse_macro_input!(item as ItemFn);
+    match expand(func, min_arch) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum MinArch {
+    Any,
+    Sm90a,
+}
+
+fn expand(func: ItemFn, min_arch: MinArch) -> syn::Result<proc_macro2::TokenStream> {
+    let sig = &func.sig;
+    if sig.unsafety.is_none() {
+        return Err(syn::Error::new(sig.fn_token.span(), "a #[kernel] must be `pub unsafe fn`: its caller vouches for every pointer"));
+    }
+    if !matches!(func.vis, syn::Visibility::Public(_)) {
+        return Err(syn::Error::new(sig.ident.span(), "a #[kernel] must be `pub`"));
+    }
+    if let ReturnType::Type(_, ty) = &sig.output {
+        return Err(syn::Error::new(ty.span(), "a #[kernel] cannot return a value: write results through a pointer"));
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        return Err(syn::Error::new(sig.generics.span(), "a #[kernel] cannot be generic: PTX entries need one concrete signature"));
+    }
+    if sig.asyncness.is_some() || sig.constness.is_some() || sig.abi.is_some() || sig.variadic.is_some() {
+        return Err(syn::Error::new(sig.span(), "a #[kernel] is a plain `pub unsafe fn` (no async, const, extern or variadics)"));
+    }
+
+    let mut kinds = Vec::new();
+    let mut copy_checks = Vec::new();
+    for arg in &sig.inputs {
+        let FnArg::Typed(pt) = arg else {
+            return Err(syn::Error::new(arg.span(), "a #[kernel] cannot take `self`"));
+        };
+        if !matches!(&*pt.pat, Pat::Ident(_)) {
+            return Err(syn::Error::new(pt.pat.span(), "a #[kernel] parameter must be a plain name"));
+        }
+        let ty = &*pt.ty;
+        copy_checks.push(quote! { __assert_copy::<#ty>(); });
+        kinds.push(param_kind(ty));
+    }
+
+    let name = &sig.ident;
+    let name_str = name.to_string();
+    let info_ident = format_ident!("{}", name_str.to_uppercase());
+    let attrs = &func.attrs;
+    let inputs = &sig.inputs;
+    let block = &func.block;
+    let doc = format!("Launch descriptor of the `{name_str}` kernel: its PTX name and parameter layout.");
+    let check_fn = format_ident!("__kernel_param_checks_{}", name_str);
+
+    let (device_cfg, min_arch) = match min_arch {
+        MinArch::Any => (quote! { #[cfg(target_arch = "nvptx64")] }, quote! { crate::MinArch::Any }),
+        MinArch::Sm90a => (
+            quote! { #[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))] },
+            quote! { crate::MinArch::Sm90a },
+        ),
+    };
+    Ok(quote! {
+        #device_cfg
+        #(#attrs)*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn #name(#inputs) #block
+
+        #[doc = #doc]
+        pub const #info_ident: crate::KernelInfo = crate::KernelInfo {
+            name: #name_str,
+            params: &[#(#kinds),*],
+            min_arch: #min_arch,
+        };
+
+        #[allow(non_snake_case, dead_code)]
+        fn #check_fn() {
+            fn __assert_copy<T: ::core::marker::Copy>() {}
+            #(#copy_checks)*
+        }
+    })
+}
+
+/// Maps a parameter type to its `crate::ParamKind`. Anything that is not a pointer or a known
+/// scalar is passed by value as an aggregate of `size_of::<T>()` bytes.
+fn param_kind(ty: &Type) -> proc_macro2::TokenStream {
+    match ty {
+        Type::Ptr(_) => quote! { crate::ParamKind::Pointer },
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            match p.path.segments[0].ident.to_string().as_str() {
+                "f32" => quote! { crate::ParamKind::F32 },
+                "u32" | "i32" => quote! { crate::ParamKind::Word },
+                "u64" | "i64" | "usize" | "isize" => quote! { crate::ParamKind::DoubleWord },
+                _ => quote! { crate::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
+            }
+        }
+        _ => quote! { crate::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
+    }
+}

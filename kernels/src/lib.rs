@@ -1,0 +1,37 @@
+//! Device code for the GPU, written in Rust and compiled to PTX by rustc's own
+//! `nvptx64-nvidia-cuda` backend (`cargo xtask build-ptx`).
+//!
+//! On the GPU target every `#[kernel]` becomes a PTX entry. On the host this crate compiles too,
+//! without the kernel bodies: the host uses its launch descriptors ([`KERNELS`]), its tile
+//! constants, and the math in [`math`], which the CPU reference shares with the kernels.
+#![no_std]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, gpu_intrinsics, gpu_launch_sized_workgroup_mem, core_intrinsics)
+)]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+
+pub use kernel_macros::kernel;
+
+pub mod info;
+pub mod math;
+pub mod vector;
+
+#[cfg(target_arch = "nvptx64")]
+pub mod shared;
+#[cfg(target_arch = "nvptx64")]
+pub mod thread;
+
+pub mod activation;
+pub mod dense;
+pub mod elementwise;
+pub mod matmul;
+
+pub use info::{KERNELS, KernelInfo, MinArch, ParamKind};
+
+#[cfg(target_arch = "nvptx64")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // SAFETY: `trap` aborts the kernel; the host sees a launch failure on its next sync.
+    unsafe { core::arch::nvptx::trap() }
+}

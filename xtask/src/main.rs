@@ -1,0 +1,158 @@
+//! `cargo xtask <command>`: build and tooling tasks for the workspace.
+//!
+//! ```text
+//! cargo xtask build-ptx [--arch sm_80] [--arch sm_90a] [--validate]
+//! cargo xtask validate-ptx [--arch …]
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use xtask::ptx::{DEFAULT_ARCHES, PtxBuild};
+use xtask::{ptxas, ptxinfo};
+
+const USAGE: &str = "usage: cargo xtask <command> [options]
+
+commands:
+  build-ptx      compile kernels/ to target/ptx/kernels-<arch>.ptx (default archs: sm_80, sm_90a)
+  validate-ptx   build, then assemble each PTX with ptxas, check every kernel's parameter list
+                 against kernels::KERNELS, and print registers / shared memory / spills
+
+options:
+  --arch <sm_XY[a]>  an architecture to build (repeatable)
+  --validate         with build-ptx: validate afterwards
+";
+
+fn main() -> ExitCode {
+    xtask::linker::run_if_requested();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let Some((cmd, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return Err("no command given".into());
+    };
+    let mut arches = Vec::new();
+    let mut validate = false;
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--arch" => arches.push(it.next().ok_or("--arch needs a value")?.clone()),
+            "--validate" => validate = true,
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            other => return Err(format!("unknown option `{other}`\n{USAGE}")),
+        }
+    }
+    if arches.is_empty() {
+        arches = DEFAULT_ARCHES.iter().map(|s| s.to_string()).collect();
+    }
+    match cmd.as_str() {
+        "build-ptx" => {
+            let built = build_all(&arches)?;
+            if validate {
+                validate_all(&built)?;
+            }
+            Ok(())
+        }
+        "validate-ptx" => validate_all(&build_all(&arches)?),
+        "-h" | "--help" | "help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    }
+}
+
+fn workspace() -> PathBuf {
+    xtask::ptx::workspace_from_manifest_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+fn build_all(arches: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
+    let ws = workspace();
+    let out_dir = ws.join("target/ptx");
+    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
+    let mut built = Vec::new();
+    for arch in arches {
+        let started = std::time::Instant::now();
+        let b = PtxBuild { workspace: ws.clone(), out_dir: out_dir.clone(), arch: arch.clone(), verbose: true };
+        let path = b.build()?;
+        let ptx = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        println!(
+            "built {} ({} kernels, {:.1} KiB) in {:.1}s",
+            path.display(),
+            ptxinfo::entries(&ptx).len(),
+            ptx.len() as f64 / 1024.0,
+            started.elapsed().as_secs_f64()
+        );
+        built.push((arch.clone(), path));
+    }
+    Ok(built)
+}
+
+/// The SASS architectures each PTX is assembled for: its own, plus sm_90 for `sm_80` PTX (the
+/// driver JIT-compiles it there on Hopper).
+fn sass_arches(ptx_arch: &str) -> Vec<String> {
+    match ptx_arch {
+        "sm_80" => vec!["sm_80".into(), "sm_90".into()],
+        a => vec![a.to_string()],
+    }
+}
+
+fn validate_all(built: &[(String, PathBuf)]) -> Result<(), String> {
+    let ptxas = ptxas::find().ok_or(ptxas::HOW_TO_GET)?;
+    let mut failures = Vec::new();
+    for (arch, path) in built {
+        let ptx = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        failures.extend(check_signatures(&ptx, arch));
+        for sass in sass_arches(arch) {
+            let report = ptxas::assemble(&ptxas, path, &sass)?;
+            println!("\nptxas -arch={sass} {}: OK", path.display());
+            println!("  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}", "kernel", "regs", "smem B", "stack", "spill-S", "spill-L");
+            for k in &report {
+                println!(
+                    "  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}",
+                    k.name, k.registers, k.shared_bytes, k.stack_bytes, k.spill_stores, k.spill_loads
+                );
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!("\nevery kernel's PTX parameter list matches kernels::KERNELS");
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+/// Each kernel in the table must be an entry of the PTX (unless its architecture is above this
+/// one) with the parameter sizes and pointer-ness its Rust signature declares.
+fn check_signatures(ptx: &str, arch: &str) -> Vec<String> {
+    let entries = ptxinfo::entries(ptx);
+    let mut failures = Vec::new();
+    for k in kernels::KERNELS {
+        if !k.available_on(arch) {
+            continue;
+        }
+        let Some(e) = entries.iter().find(|e| e.name == k.name) else {
+            failures.push(format!("{arch}: kernel `{}` is missing from the PTX", k.name));
+            continue;
+        };
+        let want: Vec<(u32, bool)> = k.params.iter().map(|p| (p.bytes(), p.is_pointer())).collect();
+        let got: Vec<(u32, bool)> = e.params.iter().map(|p| (p.bytes, p.is_ptr)).collect();
+        if want != got {
+            failures.push(format!("{arch}: `{}` parameters (bytes, pointer) are {got:?} in PTX, {want:?} in Rust", k.name));
+        }
+    }
+    failures
+}
