@@ -40,7 +40,7 @@ impl PtxBuild {
     /// Builds (incrementally) and returns the path of the stamped PTX.
     pub fn build(&self) -> Result<PathBuf, String> {
         check_arch(&self.arch)?;
-        let linker = std::env::current_exe().map_err(|e| format!("locating the linker executable: {e}"))?;
+        let linker = self.install_linker()?;
         let target_dir = self.out_dir.join(&self.arch);
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut cmd = Command::new(cargo);
@@ -83,6 +83,22 @@ impl PtxBuild {
         if std::fs::read_to_string(&dest).ok().as_deref() != Some(stamped.as_str()) {
             std::fs::write(&dest, stamped).map_err(|e| format!("writing {}: {e}", dest.display()))?;
         }
+        Ok(dest)
+    }
+}
+
+impl PtxBuild {
+    /// Copies the running executable (which calls [`crate::linker::run_if_requested`]) to a
+    /// fixed path, so the nested build's `-Clinker=` flag, and with it cargo's cache, is the same
+    /// whether the xtask or the host's build script started the build.
+    fn install_linker(&self) -> Result<PathBuf, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("locating the linker executable: {e}"))?;
+        std::fs::create_dir_all(&self.out_dir).map_err(|e| format!("creating {}: {e}", self.out_dir.display()))?;
+        let dest = self.out_dir.join("ptx-linker");
+        let tmp = self.out_dir.join(format!("ptx-linker.{}.tmp", std::process::id()));
+        std::fs::copy(&exe, &tmp).map_err(|e| format!("copying {} to {}: {e}", exe.display(), tmp.display()))?;
+        // rename is atomic: a rustc already running the old linker keeps its file.
+        std::fs::rename(&tmp, &dest).map_err(|e| format!("installing {}: {e}", dest.display()))?;
         Ok(dest)
     }
 }

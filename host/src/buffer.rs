@@ -1,0 +1,235 @@
+//! Typed device memory: `DeviceVector<T>` (a length) and `DeviceMatrix` (row-major f32 with its
+//! shape), so shapes are checked once, at construction, and ops check them against each other.
+//!
+//! Copies name their direction (`from_host`, `to_host`). Every copy first waits for the GPU's
+//! stream, so a download never reads a buffer a queued kernel is still writing.
+
+use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy};
+use nalgebra::DMatrix;
+
+use crate::context::Gpu;
+use crate::error::{CudaContext, Error, Result};
+
+/// A device array of `T`. Its memory is 256-byte aligned (what `cuMemAlloc` returns), which the
+/// 16-byte vectorized kernels rely on.
+pub struct DeviceVector<T: DeviceCopy> {
+    buf: DeviceBuffer<T>,
+}
+
+fn alloc<T: DeviceCopy>(gpu: &Gpu, len: usize, op: &'static str) -> Result<DeviceBuffer<T>> {
+    let bytes = len
+        .checked_mul(size_of::<T>())
+        .ok_or(Error::TooLarge { op, what: "bytes", value: u64::MAX, limit: usize::MAX as u64 })?;
+    gpu.bind()?;
+    // SAFETY: the buffer is written (copied, filled, or produced by a kernel) before it is read;
+    // callers of `uninit` guarantee that.
+    match unsafe { DeviceBuffer::uninitialized(len) } {
+        Ok(b) => Ok(b),
+        Err(cust::error::CudaError::OutOfMemory) => Err(Error::OutOfMemory { op, bytes }),
+        Err(e) => Err(e).during("cuMemAlloc"),
+    }
+}
+
+impl<T: DeviceCopy> DeviceVector<T> {
+    /// Copies `data` to a new device array.
+    pub fn from_host(gpu: &Gpu, data: &[T]) -> Result<Self> {
+        let mut buf = alloc(gpu, data.len(), "DeviceVector::from_host")?;
+        gpu.synchronize()?;
+        buf.copy_from(data).during("cuMemcpyHtoD")?;
+        Ok(DeviceVector { buf })
+    }
+
+    /// A device array whose contents are whatever the allocator left: for outputs a kernel
+    /// writes in full before anything reads them.
+    pub(crate) fn uninit(gpu: &Gpu, len: usize) -> Result<Self> {
+        Ok(DeviceVector { buf: alloc(gpu, len, "DeviceVector::uninit")? })
+    }
+
+    /// All bytes zero (0.0 for f32, 0 for integers).
+    pub fn zeros(gpu: &Gpu, len: usize) -> Result<Self> {
+        let v = Self::uninit(gpu, len)?;
+        if len > 0 {
+            // SAFETY: clears exactly the buffer's bytes, on our stream (ordered before later work).
+            let r = unsafe {
+                cust::sys::cuMemsetD8Async(v.device_ptr(), 0, len * size_of::<T>(), gpu.stream().as_inner())
+            };
+            crate::error::check(r, "cuMemsetD8Async")?;
+        }
+        Ok(v)
+    }
+
+    /// Overwrites the array with `data`, which must have the same length.
+    pub fn copy_from_host(&mut self, gpu: &Gpu, data: &[T]) -> Result<()> {
+        if data.len() != self.len() {
+            return Err(Error::ShapeMismatch {
+                op: "DeviceVector::copy_from_host",
+                expected: format!("{} elements", self.len()),
+                got: format!("{}", data.len()),
+            });
+        }
+        gpu.synchronize()?;
+        self.buf.copy_from(data).during("cuMemcpyHtoD")
+    }
+
+    /// Copies the array back, after the GPU's queued work finishes.
+    pub fn to_host(&self, gpu: &Gpu) -> Result<Vec<T>> {
+        gpu.synchronize()?;
+        let mut out = Vec::with_capacity(self.len());
+        // SAFETY: `copy_to` writes all `len` elements before they are read.
+        #[allow(clippy::uninit_vec)]
+        unsafe {
+            out.set_len(self.len())
+        };
+        self.buf.copy_to(&mut out[..]).during("cuMemcpyDtoH")?;
+        Ok(out)
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.len() == 0
+    }
+
+    /// The device address, as kernels take it.
+    pub fn device_ptr(&self) -> u64 {
+        self.buf.as_device_ptr().as_raw()
+    }
+}
+
+impl DeviceVector<f32> {
+    /// Every element set to `value` (e.g. NaN, to poison an output before a test).
+    pub fn filled(gpu: &Gpu, len: usize, value: f32) -> Result<Self> {
+        let mut v = Self::uninit(gpu, len)?;
+        v.fill(gpu, value)?;
+        Ok(v)
+    }
+
+    /// Sets every element to `value`, in stream order.
+    pub fn fill(&mut self, gpu: &Gpu, value: f32) -> Result<()> {
+        if !self.is_empty() {
+            gpu.bind()?;
+            // SAFETY: memset on our stream, ordered with the kernels that use the buffer.
+            unsafe { self.buf.set_32_async(value.to_bits(), gpu.stream()) }.during("cuMemsetD32Async")?;
+        }
+        Ok(())
+    }
+}
+
+/// A row-major `rows × cols` f32 matrix on the device.
+pub struct DeviceMatrix {
+    data: DeviceVector<f32>,
+    rows: usize,
+    cols: usize,
+}
+
+impl DeviceMatrix {
+    /// Copies a row-major host matrix; `data.len()` must be `rows·cols`.
+    pub fn from_host(gpu: &Gpu, rows: usize, cols: usize, data: &[f32]) -> Result<Self> {
+        check_len("DeviceMatrix::from_host", rows, cols, data.len())?;
+        Ok(DeviceMatrix { data: DeviceVector::from_host(gpu, data)?, rows, cols })
+    }
+
+    /// Copies a nalgebra matrix (column-major on the host, row-major here).
+    pub fn from_nalgebra(gpu: &Gpu, m: &DMatrix<f32>) -> Result<Self> {
+        let row_major: Vec<f32> = m.transpose().as_slice().to_vec();
+        Self::from_host(gpu, m.nrows(), m.ncols(), &row_major)
+    }
+
+    pub fn zeros(gpu: &Gpu, rows: usize, cols: usize) -> Result<Self> {
+        let len = checked_area("DeviceMatrix::zeros", rows, cols)?;
+        Ok(DeviceMatrix { data: DeviceVector::zeros(gpu, len)?, rows, cols })
+    }
+
+    /// Every element `value`.
+    pub fn filled(gpu: &Gpu, rows: usize, cols: usize, value: f32) -> Result<Self> {
+        let len = checked_area("DeviceMatrix::filled", rows, cols)?;
+        Ok(DeviceMatrix { data: DeviceVector::filled(gpu, len, value)?, rows, cols })
+    }
+
+    pub(crate) fn uninit(gpu: &Gpu, rows: usize, cols: usize) -> Result<Self> {
+        let len = checked_area("DeviceMatrix::uninit", rows, cols)?;
+        Ok(DeviceMatrix { data: DeviceVector::uninit(gpu, len)?, rows, cols })
+    }
+
+    /// Row-major contents.
+    pub fn to_host(&self, gpu: &Gpu) -> Result<Vec<f32>> {
+        self.data.to_host(gpu)
+    }
+
+    pub fn to_nalgebra(&self, gpu: &Gpu) -> Result<DMatrix<f32>> {
+        Ok(DMatrix::from_row_slice(self.rows, self.cols, &self.to_host(gpu)?))
+    }
+
+    /// Overwrites the contents with row-major `data` of the same shape.
+    pub fn copy_from_host(&mut self, gpu: &Gpu, data: &[f32]) -> Result<()> {
+        check_len("DeviceMatrix::copy_from_host", self.rows, self.cols, data.len())?;
+        self.data.copy_from_host(gpu, data)
+    }
+
+    pub fn fill(&mut self, gpu: &Gpu, value: f32) -> Result<()> {
+        self.data.fill(gpu, value)
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// `(rows, cols)`.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    pub fn device_ptr(&self) -> u64 {
+        self.data.device_ptr()
+    }
+
+    /// The underlying array.
+    pub fn as_vector(&self) -> &DeviceVector<f32> {
+        &self.data
+    }
+
+    /// Reinterprets the same memory with another shape of equal size.
+    pub fn reshape(self, rows: usize, cols: usize) -> Result<Self> {
+        check_len("DeviceMatrix::reshape", rows, cols, self.len())?;
+        Ok(DeviceMatrix { data: self.data, rows, cols })
+    }
+}
+
+fn checked_area(op: &'static str, rows: usize, cols: usize) -> Result<usize> {
+    rows.checked_mul(cols).ok_or(Error::TooLarge { op, what: "rows × cols", value: u64::MAX, limit: usize::MAX as u64 })
+}
+
+fn check_len(op: &'static str, rows: usize, cols: usize, len: usize) -> Result<()> {
+    match rows.checked_mul(cols) {
+        Some(n) if n == len => Ok(()),
+        _ => Err(Error::DataLength { op, rows, cols, len }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_length_is_checked_before_any_gpu_call() {
+        assert!(matches!(check_len("t", 3, 4, 11), Err(Error::DataLength { rows: 3, cols: 4, len: 11, .. })));
+        assert!(check_len("t", 3, 4, 12).is_ok());
+        assert!(check_len("t", 0, 5, 0).is_ok());
+        assert!(matches!(check_len("t", usize::MAX, 2, 0), Err(Error::DataLength { .. })));
+        assert!(matches!(checked_area("t", usize::MAX, 2), Err(Error::TooLarge { .. })));
+    }
+}

@@ -1,0 +1,188 @@
+//! `Gpu`: one device's primary context, a stream, and the loaded kernels. Every op takes a
+//! `&Gpu`; work is queued on its stream, and results are copied back only after a sync.
+
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use cust::context::{Context, CurrentContext};
+use cust::device::{Device, DeviceAttribute};
+use cust::stream::{Stream, StreamFlags};
+use kernels::KernelInfo;
+
+use crate::error::{CudaContext, Error, Result};
+use crate::launch::LaunchConfig;
+use crate::module::{KernelModule, PtxSource, embedded_for, read_ptx_file};
+
+/// What the runtime needs to know about the device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub ordinal: u32,
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub multiprocessors: u32,
+    /// Shared memory one block may use once a kernel opts in (above the default 48 KiB).
+    pub max_shared_per_block_optin: u32,
+    pub total_memory: usize,
+}
+
+/// State shared by every `Gpu` handle made from one `Gpu::new` (the context and the module).
+struct Shared {
+    context: Context,
+    module: KernelModule,
+    info: DeviceInfo,
+}
+
+/// A GPU ready to run ops: context, stream and kernels.
+///
+/// `Gpu` is `Send + Sync`: its context is the device's primary context, its stream and module
+/// are driver handles that any thread may use, and every method makes the context current on the
+/// calling thread first. Work queued through one `Gpu` runs in order on its stream; to run work
+/// concurrently, give each thread its own stream with [`Gpu::fork_stream`].
+pub struct Gpu {
+    shared: Arc<Shared>,
+    stream: Stream,
+}
+
+/// Options for [`Gpu::with_options`].
+#[derive(Debug, Clone)]
+pub struct GpuOptions {
+    pub device: u32,
+    pub ptx: PtxSource,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        GpuOptions { device: 0, ptx: PtxSource::Embedded }
+    }
+}
+
+impl Gpu {
+    /// The first GPU, with the PTX embedded in this binary.
+    pub fn new() -> Result<Gpu> {
+        Gpu::with_options(GpuOptions::default())
+    }
+
+    /// The GPU with this ordinal.
+    pub fn with_device(device: u32) -> Result<Gpu> {
+        Gpu::with_options(GpuOptions { device, ..GpuOptions::default() })
+    }
+
+    /// The first GPU, running the PTX in `path` (checked to match these kernel sources).
+    pub fn with_ptx_file(path: impl Into<PathBuf>) -> Result<Gpu> {
+        Gpu::with_options(GpuOptions { ptx: PtxSource::File(path.into()), ..GpuOptions::default() })
+    }
+
+    pub fn with_options(opts: GpuOptions) -> Result<Gpu> {
+        cust::init(cust::CudaFlags::empty()).during("cuInit")?;
+        let count = Device::num_devices().during("cuDeviceGetCount")?;
+        if count == 0 {
+            return Err(Error::NoDevice);
+        }
+        if opts.device >= count {
+            return Err(Error::DeviceOutOfRange { index: opts.device, count });
+        }
+        let device = Device::get_device(opts.device).during("cuDeviceGet")?;
+        let attr = |a| device.get_attribute(a).during("cuDeviceGetAttribute");
+        let info = DeviceInfo {
+            ordinal: opts.device,
+            name: device.name().during("cuDeviceGetName")?,
+            compute_capability: (attr(DeviceAttribute::ComputeCapabilityMajor)?, attr(DeviceAttribute::ComputeCapabilityMinor)?),
+            multiprocessors: attr(DeviceAttribute::MultiprocessorCount)? as u32,
+            max_shared_per_block_optin: shared_optin(&device)?,
+            total_memory: device.total_memory().during("cuDeviceTotalMem")?,
+        };
+        let (major, minor) = info.compute_capability;
+        let context = Context::new(device).during("cuDevicePrimaryCtxRetain")?;
+        CurrentContext::set_current(&context).during("cuCtxSetCurrent")?;
+        let (arch, ptx) = match &opts.ptx {
+            PtxSource::Embedded => {
+                let (arch, ptx) = embedded_for(major, minor)
+                    .ok_or_else(|| Error::UnsupportedDevice { name: info.name.clone(), major, minor })?;
+                (arch.to_string(), ptx.to_string())
+            }
+            PtxSource::File(path) => read_ptx_file(path, major, minor)?,
+        };
+        let module = KernelModule::load(&ptx, &arch)?;
+        let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
+        Ok(Gpu { shared: Arc::new(Shared { context, module, info }), stream })
+    }
+
+    /// A new handle on the same device and kernels with its own stream, for another thread.
+    pub fn fork_stream(&self) -> Result<Gpu> {
+        self.bind()?;
+        let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
+        Ok(Gpu { shared: Arc::clone(&self.shared), stream })
+    }
+
+    pub fn info(&self) -> &DeviceInfo {
+        &self.shared.info
+    }
+
+    /// Architecture of the loaded PTX (`sm_80`, `sm_90a`, …).
+    pub fn ptx_arch(&self) -> &str {
+        self.shared.module.arch()
+    }
+
+    /// Whether this device's PTX contains `kernel` (Hopper-only kernels exist only in sm_90a).
+    pub fn supports(&self, kernel: &KernelInfo) -> bool {
+        self.shared.module.has(kernel)
+    }
+
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// Makes this GPU's context current on the calling thread.
+    pub fn bind(&self) -> Result<()> {
+        CurrentContext::set_current(&self.shared.context).during("cuCtxSetCurrent")
+    }
+
+    /// Waits for everything queued on this stream; reports any asynchronous kernel fault.
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream.synchronize().during("cuStreamSynchronize")
+    }
+
+    /// (free, total) device memory in bytes.
+    pub fn memory_info(&self) -> Result<(usize, usize)> {
+        self.bind()?;
+        cust::memory::mem_get_info().during("cuMemGetInfo")
+    }
+
+    /// Launches `kernel` with `cfg` on this stream and checks the launch.
+    ///
+    /// # Safety
+    /// `args` point to the kernel's parameters in order, typed as its signature declares, and the
+    /// device memory they reference is valid for every access the kernel makes.
+    pub(crate) unsafe fn launch(&self, kernel: &KernelInfo, cfg: LaunchConfig, args: &mut [*mut c_void]) -> Result<()> {
+        self.bind()?;
+        let stream = self.stream.as_inner();
+        let max_shared = self.shared.info.max_shared_per_block_optin.max(48 * 1024);
+        // SAFETY: forwarded from the caller.
+        unsafe { self.shared.module.launch(kernel, cfg, stream, max_shared, args) }
+    }
+}
+
+/// `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`, which cust does not name.
+fn shared_optin(device: &Device) -> Result<u32> {
+    let mut value = 0i32;
+    // SAFETY: writes one int for a valid device handle.
+    let r = unsafe {
+        cust::sys::cuDeviceGetAttribute(
+            &mut value,
+            cust::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            device.as_raw(),
+        )
+    };
+    crate::error::check(r, "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)")?;
+    Ok(value.max(0) as u32)
+}
+
+/// Builds the `*mut c_void` argument array `cuLaunchKernel` takes from local variables, in
+/// order. Each argument must already have the exact type of the kernel's parameter.
+macro_rules! kernel_args {
+    ($($arg:expr),* $(,)?) => {
+        [$(&$arg as *const _ as *mut ::std::ffi::c_void),*]
+    };
+}
+pub(crate) use kernel_args;

@@ -1,0 +1,235 @@
+//! The kernels' PTX: embedded at build time (one build per architecture), or read from a file
+//! the user names; checked against this program's kernel sources and the device, loaded once,
+//! with every kernel's function handle looked up once and cached.
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use cust::module::Module;
+use cust::sys as cu;
+use kernels::KernelInfo;
+
+use crate::error::{CudaContext, Error, Result, check};
+use crate::launch::LaunchConfig;
+
+/// Hash of the kernel sources this binary was built with (set by the build script).
+pub const SOURCE_HASH: &str = env!("KERNELS_SOURCE_HASH");
+
+/// PTX built for `sm_80` (runs on compute capability 8.0 and newer through the driver's JIT).
+pub const PTX_SM80: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_80.ptx"));
+/// PTX built for `sm_90a` (Hopper-only instructions; runs on compute capability 9.0 only).
+pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx"));
+
+const HASH_PREFIX: &str = "// kernels-source-hash: ";
+
+/// Where the PTX comes from.
+#[derive(Debug, Clone)]
+pub enum PtxSource {
+    /// The best embedded build for the device.
+    Embedded,
+    /// A file, e.g. `target/ptx/kernels-sm_80.ptx`.
+    File(PathBuf),
+}
+
+/// The embedded PTX for a device of compute capability `major.minor`, with its arch name.
+pub fn embedded_for(major: i32, minor: i32) -> Option<(&'static str, &'static str)> {
+    match (major, minor) {
+        (9, 0) => Some(("sm_90a", PTX_SM90A)),
+        (m, _) if m >= 8 => Some(("sm_80", PTX_SM80)),
+        _ => None,
+    }
+}
+
+/// `sm_90a` → (9, 0, true).
+fn parse_arch(arch: &str) -> Option<(i32, i32, bool)> {
+    let d = arch.strip_prefix("sm_")?;
+    let (d, specific) = match d.strip_suffix('a') {
+        Some(d) => (d, true),
+        None => (d, false),
+    };
+    let n: i32 = d.parse().ok()?;
+    Some((n / 10, n % 10, specific))
+}
+
+/// Whether PTX for `arch` can run on a device of capability `major.minor`.
+pub fn arch_runs_on(arch: &str, major: i32, minor: i32) -> bool {
+    match parse_arch(arch) {
+        Some((ma, mi, true)) => (ma, mi) == (major, minor),
+        Some((ma, mi, false)) => (ma, mi) <= (major, minor),
+        None => false,
+    }
+}
+
+/// Reads and checks a PTX file: present, built from these kernel sources, runnable here.
+pub fn read_ptx_file(path: &Path, major: i32, minor: i32) -> Result<(String, String)> {
+    let ptx = std::fs::read_to_string(path)
+        .map_err(|e| Error::PtxNotFound { path: path.to_path_buf(), reason: e.to_string() })?;
+    let found = ptx.lines().next().and_then(|l| l.strip_prefix(HASH_PREFIX)).map(str::trim).unwrap_or("none");
+    if found != SOURCE_HASH {
+        return Err(Error::StalePtx { path: path.to_path_buf(), found: found.to_string(), expected: SOURCE_HASH.to_string() });
+    }
+    let arch = ptx
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".target "))
+        .map(|t| t.split(',').next().unwrap_or(t).trim().to_string())
+        .unwrap_or_default();
+    if !arch_runs_on(&arch, major, minor) {
+        return Err(Error::PtxArchUnsupported { path: path.to_path_buf(), ptx_arch: arch, major, minor });
+    }
+    Ok((arch, ptx))
+}
+
+/// A raw function handle. Driver handles may be used from any thread.
+#[derive(Clone, Copy)]
+struct RawFunction(cu::CUfunction);
+// SAFETY: CUfunction is an opaque driver handle, valid on every thread while its module lives.
+unsafe impl Send for RawFunction {}
+// SAFETY: as above; the driver synchronizes concurrent use.
+unsafe impl Sync for RawFunction {}
+
+/// A loaded PTX module with its kernels looked up.
+pub struct KernelModule {
+    arch: String,
+    functions: HashMap<&'static str, RawFunction>,
+    /// Dynamic shared memory each function is currently allowed (raised on demand).
+    shared_limit: Mutex<HashMap<&'static str, u32>>,
+    // Dropped last: the function handles point into it.
+    _module: Module,
+}
+
+impl KernelModule {
+    /// Loads `ptx` (built for `arch`) and looks up every kernel that `arch` should contain.
+    pub fn load(ptx: &str, arch: &str) -> Result<KernelModule> {
+        let module = Module::from_ptx(ptx, &[]).during("cuModuleLoadData (PTX JIT)")?;
+        let mut functions = HashMap::new();
+        for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
+            let f = module
+                .get_function(k.name)
+                .map_err(|_| Error::MissingKernel { name: k.name, hint: ": rebuild the PTX with `cargo xtask build-ptx`" })?;
+            functions.insert(k.name, RawFunction(f.to_raw()));
+        }
+        Ok(KernelModule { arch: arch.to_string(), functions, shared_limit: Mutex::new(HashMap::new()), _module: module })
+    }
+
+    /// The architecture the loaded PTX was built for.
+    pub fn arch(&self) -> &str {
+        &self.arch
+    }
+
+    /// Whether `kernel` can be launched from this module.
+    pub fn has(&self, kernel: &KernelInfo) -> bool {
+        self.functions.contains_key(kernel.name)
+    }
+
+    fn function(&self, kernel: &KernelInfo) -> Result<RawFunction> {
+        self.functions.get(kernel.name).copied().ok_or(Error::MissingKernel {
+            name: kernel.name,
+            hint: if kernel.available_on(&self.arch) { "" } else { " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" },
+        })
+    }
+
+    /// Launches `kernel` on `stream` and checks the launch.
+    ///
+    /// # Safety
+    /// `args` are pointers to the kernel's parameters, in order, with the types its signature
+    /// declares; every device pointer among them is valid for what the kernel accesses.
+    pub(crate) unsafe fn launch(
+        &self,
+        kernel: &KernelInfo,
+        cfg: LaunchConfig,
+        stream: cu::CUstream,
+        max_shared_optin: u32,
+        args: &mut [*mut c_void],
+    ) -> Result<()> {
+        assert_eq!(args.len(), kernel.params.len(), "argument count of {}", kernel.name);
+        cfg.validate(kernel.name, max_shared_optin)?;
+        let f = self.function(kernel)?;
+        if cfg.shared_mem_bytes > 48 * 1024 {
+            self.allow_shared(kernel, f, cfg.shared_mem_bytes)?;
+        }
+        // SAFETY: `f` belongs to the live module; the caller vouches for the arguments.
+        let result = unsafe {
+            cu::cuLaunchKernel(
+                f.0,
+                cfg.grid.x,
+                cfg.grid.y,
+                cfg.grid.z,
+                cfg.block.x,
+                cfg.block.y,
+                cfg.block.z,
+                cfg.shared_mem_bytes,
+                stream,
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        check(result, kernel.name)
+    }
+
+    /// Raises a function's dynamic shared-memory limit (needed above 48 KiB).
+    fn allow_shared(&self, kernel: &KernelInfo, f: RawFunction, bytes: u32) -> Result<()> {
+        let mut limits = self.shared_limit.lock().unwrap_or_else(|p| p.into_inner());
+        if limits.get(kernel.name).is_some_and(|&b| b >= bytes) {
+            return Ok(());
+        }
+        // SAFETY: valid function handle; the attribute takes a byte count.
+        let result = unsafe {
+            cu::cuFuncSetAttribute(f.0, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)
+        };
+        check(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+        limits.insert(kernel.name, bytes);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arch_compatibility() {
+        assert!(arch_runs_on("sm_80", 8, 0));
+        assert!(arch_runs_on("sm_80", 9, 0));
+        assert!(arch_runs_on("sm_80", 12, 0));
+        assert!(!arch_runs_on("sm_80", 7, 5));
+        assert!(arch_runs_on("sm_90a", 9, 0));
+        assert!(!arch_runs_on("sm_90a", 10, 0));
+        assert!(!arch_runs_on("sm_90a", 8, 9));
+        assert!(!arch_runs_on("garbage", 9, 0));
+    }
+
+    #[test]
+    fn embedded_ptx_is_stamped_and_complete() {
+        for (arch, ptx) in [("sm_80", PTX_SM80), ("sm_90a", PTX_SM90A)] {
+            assert!(ptx.starts_with(&format!("{HASH_PREFIX}{SOURCE_HASH}")), "{arch} PTX carries this build's hash");
+            assert!(ptx.contains(&format!(".target {arch}")), "{arch} PTX targets {arch}");
+            for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
+                assert!(ptx.contains(&format!(".entry {}(", k.name)), "{} missing from {arch} PTX", k.name);
+            }
+        }
+    }
+
+    #[test]
+    fn ptx_file_errors() {
+        let dir = std::env::temp_dir().join(format!("ptx-file-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.ptx");
+        assert!(matches!(read_ptx_file(&missing, 9, 0), Err(Error::PtxNotFound { .. })));
+        let stale = dir.join("stale.ptx");
+        std::fs::write(&stale, PTX_SM80.replacen(SOURCE_HASH, "0000000000000000", 1)).unwrap();
+        let e = read_ptx_file(&stale, 9, 0).unwrap_err();
+        assert!(matches!(e, Error::StalePtx { .. }) && e.to_string().contains("cargo xtask build-ptx"), "{e}");
+        let unstamped = dir.join("unstamped.ptx");
+        std::fs::write(&unstamped, PTX_SM80.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
+        assert!(matches!(read_ptx_file(&unstamped, 9, 0), Err(Error::StalePtx { .. })));
+        let newer = dir.join("newer.ptx");
+        std::fs::write(&newer, PTX_SM90A).unwrap();
+        assert!(matches!(read_ptx_file(&newer, 8, 6), Err(Error::PtxArchUnsupported { .. })));
+        let good = dir.join("good.ptx");
+        std::fs::write(&good, PTX_SM80).unwrap();
+        assert_eq!(read_ptx_file(&good, 8, 6).unwrap().0, "sm_80");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
