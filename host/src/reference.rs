@@ -90,6 +90,43 @@ pub fn dense_f64(x: &[f32], w: &[f32], b: &[f32], batch: usize, in_f: usize, out
     y
 }
 
+/// act(α·op(A)·op(B) + bias + β·C) in f64; A is stored `a_rows × a_cols` row-major and used
+/// transposed when `ta`, likewise B. Returns m×n row-major.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_f64(
+    a: &[f32],
+    (a_rows, a_cols): (usize, usize),
+    ta: bool,
+    b: &[f32],
+    (b_rows, b_cols): (usize, usize),
+    tb: bool,
+    alpha: f32,
+    beta: f32,
+    c: &[f32],
+    bias: Option<&[f32]>,
+    act: Activation,
+) -> Vec<f64> {
+    let (m, k) = if ta { (a_cols, a_rows) } else { (a_rows, a_cols) };
+    let n = if tb { b_rows } else { b_cols };
+    let at = |i: usize, p: usize| if ta { a[p * a_cols + i] } else { a[i * a_cols + p] } as f64;
+    let bt = |p: usize, j: usize| if tb { b[j * b_cols + p] } else { b[p * b_cols + j] } as f64;
+    let mut out = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0.0f64;
+            for p in 0..k {
+                acc += at(i, p) * bt(p, j);
+            }
+            let mut v = alpha as f64 * acc + bias.map_or(0.0, |bb| bb[j] as f64);
+            if beta != 0.0 {
+                v += beta as f64 * c[i * n + j] as f64;
+            }
+            out[i * n + j] = act.apply(v as f32) as f64;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

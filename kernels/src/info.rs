@@ -65,5 +65,6 @@ pub const KERNELS: &[KernelInfo] = &[
     activation::SIGMOID_F32,
     activation::ACTIVATION_F32X4,
     matmul::MATMUL_NAIVE_F32,
+    matmul::GEMM_NAIVE_F32,
     dense::DENSE_NAIVE_F32,
 ];

@@ -28,3 +28,80 @@ pub unsafe fn matmul_naive_f32(a: *const f32, b: *const f32, c: *mut f32, m: usi
         unsafe { *c.add(row * n + col) = acc };
     }
 }
+
+/// Shape, layout and epilogue of a general matrix product
+/// C[m×n] = act(α·op(A)·op(B) + bias + β·C), shared by every GEMM kernel and its host launcher.
+///
+/// Operands are addressed through strides, so op(A) = Aᵀ is just swapped strides: element
+/// (i, p) of op(A) lives at `a[i·a_row_stride + p·a_col_stride]`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GemmParams {
+    pub m: u64,
+    pub n: u64,
+    pub k: u64,
+    pub a_row_stride: u64,
+    pub a_col_stride: u64,
+    pub b_row_stride: u64,
+    pub b_col_stride: u64,
+    /// Row stride of C (its columns are contiguous).
+    pub ldc: u64,
+    pub alpha: f32,
+    /// 0: overwrite C; 1: accumulate into it. Other values scale it.
+    pub beta: f32,
+    /// `Activation` code applied last.
+    pub act: u32,
+    /// Nonzero: `bias` (length n) is added to every row before the activation.
+    pub has_bias: u32,
+}
+
+/// Block shape of [`gemm_naive_f32`].
+pub const GEMM_NAIVE_BLOCK: (u32, u32) = (16, 16);
+
+/// Reference GEMM for any layout and epilogue: one thread per element of C.
+///
+/// # Safety
+/// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
+/// strides address; `c` is disjoint from the inputs.
+///
+/// # Thread mapping
+/// x → column of C, y → row.
+#[kernel]
+pub unsafe fn gemm_naive_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    let (col, row) = thread::index_2d();
+    let (m, n) = (p.m as usize, p.n as usize);
+    if row < m && col < n {
+        let mut acc = 0.0f32;
+        for q in 0..p.k as usize {
+            // SAFETY: row < m, col < n, q < k; strides describe the caller's buffers.
+            acc += unsafe {
+                *a.add(row * p.a_row_stride as usize + q * p.a_col_stride as usize)
+                    * *b.add(q * p.b_row_stride as usize + col * p.b_col_stride as usize)
+            };
+        }
+        // SAFETY: (row, col) is inside C.
+        unsafe { gemm_epilogue(c, bias, &p, row, col, acc) };
+    }
+}
+
+/// Applies α, bias, β·C and the activation to one accumulator and stores it. Shared by every
+/// GEMM kernel so their epilogues cannot drift apart.
+///
+/// # Safety
+/// (row, col) is inside C; `bias` has n entries when `p.has_bias != 0`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: f32) {
+    let mut v = p.alpha * acc;
+    if p.has_bias != 0 {
+        // SAFETY: col < n.
+        v += unsafe { *bias.add(col) };
+    }
+    let dst = unsafe { c.add(row * p.ldc as usize + col) };
+    if p.beta != 0.0 {
+        // SAFETY: inside C.
+        v += p.beta * unsafe { *dst };
+    }
+    // SAFETY: inside C.
+    unsafe { *dst = crate::math::Activation::from_code(p.act).apply(v) };
+}
