@@ -7,13 +7,27 @@
 use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy};
 use nalgebra::DMatrix;
 
-use crate::context::Gpu;
+use std::sync::Arc;
+
+use crate::context::{Gpu, Shared};
 use crate::error::{CudaContext, Error, Result};
 
 /// A device array of `T`. Its memory is 256-byte aligned (what `cuMemAlloc` returns), which the
 /// 16-byte vectorized kernels rely on.
+///
+/// It keeps its GPU's context alive and makes it current when dropped, so it may be dropped on
+/// any thread. It is `Send` and `Sync` (a device address and a reference-counted context); ops
+/// that write it take `&mut`.
 pub struct DeviceVector<T: DeviceCopy> {
     buf: DeviceBuffer<T>,
+    owner: Arc<Shared>,
+}
+
+impl<T: DeviceCopy> Drop for DeviceVector<T> {
+    fn drop(&mut self) {
+        // The buffer field is freed right after this, through the context it was allocated in.
+        let _ = self.owner.bind();
+    }
 }
 
 fn alloc<T: DeviceCopy>(gpu: &Gpu, len: usize, op: &'static str) -> Result<DeviceBuffer<T>> {
@@ -36,19 +50,20 @@ impl<T: DeviceCopy> DeviceVector<T> {
         let mut buf = alloc(gpu, data.len(), "DeviceVector::from_host")?;
         gpu.synchronize()?;
         buf.copy_from(data).during("cuMemcpyHtoD")?;
-        Ok(DeviceVector { buf })
+        Ok(DeviceVector { buf, owner: gpu.shared() })
     }
 
     /// A device array whose contents are whatever the allocator left: for outputs a kernel
     /// writes in full before anything reads them.
     pub(crate) fn uninit(gpu: &Gpu, len: usize) -> Result<Self> {
-        Ok(DeviceVector { buf: alloc(gpu, len, "DeviceVector::uninit")? })
+        Ok(DeviceVector { buf: alloc(gpu, len, "DeviceVector::uninit")?, owner: gpu.shared() })
     }
 
     /// All bytes zero (0.0 for f32, 0 for integers).
     pub fn zeros(gpu: &Gpu, len: usize) -> Result<Self> {
         let v = Self::uninit(gpu, len)?;
         if len > 0 {
+            gpu.bind()?;
             // SAFETY: clears exactly the buffer's bytes, on our stream (ordered before later work).
             let r = unsafe {
                 cust::sys::cuMemsetD8Async(v.device_ptr(), 0, len * size_of::<T>(), gpu.stream().as_inner())
@@ -67,12 +82,14 @@ impl<T: DeviceCopy> DeviceVector<T> {
                 got: format!("{}", data.len()),
             });
         }
+        gpu.bind()?;
         gpu.synchronize()?;
         self.buf.copy_from(data).during("cuMemcpyHtoD")
     }
 
     /// Copies the array back, after the GPU's queued work finishes.
     pub fn to_host(&self, gpu: &Gpu) -> Result<Vec<T>> {
+        gpu.bind()?;
         gpu.synchronize()?;
         let mut out = Vec::with_capacity(self.len());
         // SAFETY: `copy_to` writes all `len` elements before they are read.

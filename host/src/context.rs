@@ -26,8 +26,9 @@ pub struct DeviceInfo {
     pub total_memory: usize,
 }
 
-/// State shared by every `Gpu` handle made from one `Gpu::new` (the context and the module).
-struct Shared {
+/// State shared by every `Gpu` handle made from one `Gpu::new` (the context and the module),
+/// and by every buffer allocated through them, so the context outlives its allocations.
+pub(crate) struct Shared {
     context: Context,
     module: KernelModule,
     info: DeviceInfo,
@@ -54,6 +55,12 @@ pub struct GpuOptions {
 impl Default for GpuOptions {
     fn default() -> Self {
         GpuOptions { device: 0, ptx: PtxSource::Embedded }
+    }
+}
+
+impl Shared {
+    pub(crate) fn bind(&self) -> Result<()> {
+        CurrentContext::set_current(&self.context).during("cuCtxSetCurrent")
     }
 }
 
@@ -135,7 +142,12 @@ impl Gpu {
 
     /// Makes this GPU's context current on the calling thread.
     pub fn bind(&self) -> Result<()> {
-        CurrentContext::set_current(&self.shared.context).during("cuCtxSetCurrent")
+        self.shared.bind()
+    }
+
+    /// A handle that keeps the context alive (held by buffers, which must free into it).
+    pub(crate) fn shared(&self) -> Arc<Shared> {
+        Arc::clone(&self.shared)
     }
 
     /// Waits for everything queued on this stream; reports any asynchronous kernel fault.

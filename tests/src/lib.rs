@@ -36,7 +36,17 @@ impl Suite {
 
     /// Runs the suite and exits with libtest's status.
     pub fn run(self) -> ! {
-        let args = Arguments::from_args();
+        self.run_with(Arguments::from_args())
+    }
+
+    /// Runs one test at a time (for tests that measure process-wide state such as free memory).
+    pub fn run_serial(self) -> ! {
+        let mut args = Arguments::from_args();
+        args.test_threads = Some(1);
+        self.run_with(args)
+    }
+
+    fn run_with(self, args: Arguments) -> ! {
         let seed = run_seed();
         let gpu = match Gpu::new() {
             Ok(g) => {

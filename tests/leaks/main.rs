@@ -1,0 +1,78 @@
+//! Device memory returns to its starting level after many allocate/launch/free iterations of
+//! every op, and an allocation larger than the GPU fails with `OutOfMemory`, leaving the runtime
+//! usable. These tests measure process-wide memory, so they run one at a time.
+
+use host::ops::activation::{Activation, activation_into};
+use host::ops::dense::dense;
+use host::ops::elementwise::{mat_add, vec_add};
+use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, matmul};
+use host::{DeviceMatrix, DeviceVector, Error, Gpu};
+use integration_tests::{Suite, expect_err, gpu, uniform};
+
+/// Iterations per op.
+pub const ITERATIONS: usize = 200;
+
+type Op = fn(&Gpu, &[f32]) -> host::Result<()>;
+
+fn ops() -> Vec<(&'static str, Op)> {
+    vec![
+        ("vec_add", |g, x| vec_add(g, &DeviceVector::from_host(g, x)?, &DeviceVector::from_host(g, x)?).map(drop)),
+        ("mat_add", |g, x| {
+            let a = DeviceMatrix::from_host(g, 1024, 1024, &x[..1 << 20])?;
+            mat_add(g, &a, &a).map(drop)
+        }),
+        ("activation", |g, x| {
+            let dx = DeviceVector::from_host(g, x)?;
+            let mut dy = DeviceVector::filled(g, x.len(), 0.0)?;
+            activation_into(g, &dx, &mut dy, Activation::Tanh)
+        }),
+        ("matmul", |g, x| {
+            let a = DeviceMatrix::from_host(g, 256, 256, &x[..65536])?;
+            matmul(g, &a, &a).map(drop)
+        }),
+        ("gemm", |g, x| {
+            let a = DeviceMatrix::from_host(g, 256, 256, &x[..65536])?;
+            let bias = DeviceVector::from_host(g, &x[..256])?;
+            let mut c = DeviceMatrix::zeros(g, 256, 256)?;
+            gemm(g, &a, Transpose::No, &a, Transpose::Yes, Epilogue::bias_act(&bias, Activation::Relu), &mut c, GemmKernel::Auto)
+        }),
+        ("dense", |g, x| {
+            let a = DeviceMatrix::from_host(g, 64, 1024, &x[..65536])?;
+            let w = DeviceMatrix::from_host(g, 128, 1024, &x[..131072])?;
+            dense(g, &a, &w, &DeviceVector::from_host(g, &x[..128])?, Activation::Sigmoid).map(drop)
+        }),
+    ]
+}
+
+fn main() {
+    let mut suite = Suite::default();
+    for (name, op) in ops() {
+        suite.gpu(format!("leak::{name}"), move |g, rng| {
+            let x = uniform(rng, (1 << 20) + 3, -1.0, 1.0);
+            gpu(op(g, &x))?; // warm-up: lets the driver set up what it keeps for good
+            gpu(g.synchronize())?;
+            let (free_before, _) = gpu(g.memory_info())?;
+            for _ in 0..ITERATIONS {
+                gpu(op(g, &x))?;
+            }
+            gpu(g.synchronize())?;
+            let (free_after, _) = gpu(g.memory_info())?;
+            eprintln!("leak::{name}: {ITERATIONS} iterations, free memory {free_before} → {free_after} bytes");
+            if free_after < free_before {
+                return Err(format!("{name}: {} bytes not returned after {ITERATIONS} iterations", free_before - free_after));
+            }
+            Ok(())
+        });
+    }
+    suite.gpu("out_of_memory_is_reported_and_recoverable", |g, _| {
+        let (_, total) = gpu(g.memory_info())?;
+        let too_many = total / 4 + (1 << 28); // f32 elements: more bytes than the GPU has
+        expect_err("allocating more than the GPU", DeviceVector::<f32>::zeros(g, too_many), |e| matches!(e, Error::OutOfMemory { .. }))?;
+        let a = gpu(DeviceVector::from_host(g, &[1.0f32, 2.0]))?;
+        if gpu(gpu(vec_add(g, &a, &a))?.to_host(g))? != [2.0, 4.0] {
+            return Err("runtime unusable after an out-of-memory error".into());
+        }
+        Ok(())
+    });
+    suite.run_serial()
+}
