@@ -11,6 +11,7 @@
 //! # Ok::<(), host::Error>(())
 //! ```
 
+pub mod bench;
 pub mod buffer;
 pub mod context;
 pub mod error;
