@@ -28,10 +28,12 @@ pub struct DeviceInfo {
 
 /// State shared by every `Gpu` handle made from one `Gpu::new` (the context and the module),
 /// and by every buffer allocated through them, so the context outlives its allocations.
+///
+/// Fields drop in declaration order: the module is unloaded while its context still exists.
 pub(crate) struct Shared {
-    context: Context,
     module: KernelModule,
     info: DeviceInfo,
+    context: Context,
 }
 
 /// A GPU ready to run ops: context, stream and kernels.
@@ -41,8 +43,9 @@ pub(crate) struct Shared {
 /// calling thread first. Work queued through one `Gpu` runs in order on its stream; to run work
 /// concurrently, give each thread its own stream with [`Gpu::fork_stream`].
 pub struct Gpu {
-    shared: Arc<Shared>,
+    // Dropped before `shared`: the stream is destroyed while the context still exists.
     stream: Stream,
+    shared: Arc<Shared>,
 }
 
 /// Options for [`Gpu::with_options`].
@@ -112,14 +115,14 @@ impl Gpu {
         };
         let module = KernelModule::load(&ptx, &arch)?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Ok(Gpu { shared: Arc::new(Shared { context, module, info }), stream })
+        Ok(Gpu { stream, shared: Arc::new(Shared { module, info, context }) })
     }
 
     /// A new handle on the same device and kernels with its own stream, for another thread.
     pub fn fork_stream(&self) -> Result<Gpu> {
         self.bind()?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Ok(Gpu { shared: Arc::clone(&self.shared), stream })
+        Ok(Gpu { stream, shared: Arc::clone(&self.shared) })
     }
 
     pub fn info(&self) -> &DeviceInfo {

@@ -43,8 +43,8 @@ fn jobs(rng: &mut StdRng) -> Vec<(&'static str, Job)> {
             dense(g, &xm, &w, &DeviceVector::from_host(g, &bias2)?, Activation::Sigmoid)?.to_host(g)
         })),
         ("gemm_tn", Arc::new(move |g: &Gpu| {
-            let am = DeviceMatrix::from_host(g, 1024, 1027, &x4[..1024 * 1027])?;
-            let mut c = DeviceMatrix::filled(g, 1027, 1027, f32::NAN)?;
+            let am = DeviceMatrix::from_host(g, 1023, 1025, &x4[..1023 * 1025])?;
+            let mut c = DeviceMatrix::filled(g, 1025, 1025, f32::NAN)?;
             gemm(g, &am, Transpose::Yes, &am, Transpose::No, Epilogue::default(), &mut c, GemmKernel::Auto)?;
             c.to_host(g)
         })),

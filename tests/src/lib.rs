@@ -129,12 +129,17 @@ pub fn assert_close(what: &str, got: &[f32], want: &[f64], rtol: f64, atol: f64)
     Ok(())
 }
 
+/// Products below f32's normal range are rounded to a fixed grid of 2⁻¹⁴⁹ ≈ 1.4e-45, not
+/// relatively: allow one grid step for each of up to 10⁴ such terms.
+pub const SUBNORMAL_FLOOR: f64 = 1.4e-41;
+
 /// Elementwise bound for sums of products: |got − want| ≤ tol·Σ|terms| (`magnitude`), the
-/// natural scale of the rounding error of a dot product, plus NaN checks.
+/// natural scale of the rounding error of a dot product (plus [`SUBNORMAL_FLOOR`]), and NaN
+/// checks.
 pub fn assert_close_scaled(what: &str, got: &[f32], want: &[f64], magnitude: &[f64], tol: f64) -> TestResult {
     for (i, ((&g, &w), &m)) in got.iter().zip(want).zip(magnitude).enumerate() {
         let err = (g as f64 - w).abs();
-        if g.is_nan() || err > tol * m.max(f64::MIN_POSITIVE) {
+        if g.is_nan() || err > tol * m + SUBNORMAL_FLOOR {
             return Err(format!("{what}: element {i} is {g:e}, reference {w:e}, error {err:e} > {tol:e}·{m:e} ({} elements)", got.len()));
         }
     }
