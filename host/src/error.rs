@@ -54,6 +54,14 @@ pub enum Error {
 
     #[error("{0}")]
     Io(String),
+
+    /// A data file (dataset, IDX, CSV) is missing, malformed or inconsistent.
+    #[error(transparent)]
+    Data(#[from] crate::nn::data::DataError),
+
+    /// A model file could not be written, read, or does not describe a valid network.
+    #[error("model file {}: {reason}", path.display())]
+    ModelFile { path: PathBuf, reason: String },
 }
 
 /// `Result` with this crate's [`Error`].

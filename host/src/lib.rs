@@ -17,6 +17,7 @@ pub mod context;
 pub mod error;
 pub mod launch;
 pub mod module;
+pub mod nn;
 pub mod ops;
 pub mod reference;
 pub mod timing;

@@ -2,6 +2,7 @@
 //! next to the kernel and gathered here in one table the host and the xtask import.
 
 use crate::{activation, dense, elementwise, matmul};
+use crate::{optim, reduce, softmax};
 
 /// How one kernel parameter is passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,4 +68,12 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::MATMUL_NAIVE_F32,
     matmul::GEMM_NAIVE_F32,
     dense::DENSE_NAIVE_F32,
+    softmax::SOFTMAX_XENT_F32,
+    softmax::ARGMAX_F32,
+    reduce::ACT_BACKWARD_COL_SUM_F32,
+    reduce::SUM_SCALED_ACCUM_F32,
+    optim::SGD_MOMENTUM_F32,
+    optim::ADAM_F32,
+    optim::COUNT_STEP_U32,
+    optim::GATHER_ROWS_F32,
 ];

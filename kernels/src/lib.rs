@@ -26,6 +26,9 @@ pub mod activation;
 pub mod dense;
 pub mod elementwise;
 pub mod matmul;
+pub mod optim;
+pub mod reduce;
+pub mod softmax;
 
 pub use info::{KERNELS, KernelInfo, MinArch, ParamKind};
 

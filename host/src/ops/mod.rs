@@ -6,6 +6,9 @@ pub mod activation;
 pub mod dense;
 pub mod elementwise;
 pub mod matmul;
+pub mod optim;
+pub mod reduce;
+pub mod softmax;
 
 use crate::error::{Error, Result};
 

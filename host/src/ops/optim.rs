@@ -1,0 +1,121 @@
+//! Optimizer steps and the device-side bookkeeping of a training step (step counter, batch
+//! gather), so a whole step can be replayed as a CUDA graph.
+
+use kernels::optim::{self as k, OPTIM_BLOCK};
+pub use kernels::optim::{AdamParams, SgdParams};
+
+use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
+use crate::buffer::{DeviceMatrix, DeviceVector};
+use crate::context::{Gpu, kernel_args};
+use crate::error::{Error, Result};
+use crate::launch::LaunchConfig;
+
+/// A device array of f32 that an optimizer can update: a weight matrix or a bias vector.
+pub trait Tensor {
+    fn device_ptr(&self) -> u64;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Tensor for DeviceMatrix {
+    fn device_ptr(&self) -> u64 {
+        DeviceMatrix::device_ptr(self)
+    }
+    fn len(&self) -> usize {
+        DeviceMatrix::len(self)
+    }
+}
+
+impl Tensor for DeviceVector<f32> {
+    fn device_ptr(&self) -> u64 {
+        DeviceVector::device_ptr(self)
+    }
+    fn len(&self) -> usize {
+        DeviceVector::len(self)
+    }
+}
+
+fn elementwise(gpu: &Gpu, n: usize) -> LaunchConfig {
+    LaunchConfig::grid_stride(n, OPTIM_BLOCK, gpu.info().multiprocessors * ELEMENTWISE_BLOCKS_PER_SM)
+}
+
+/// p ← p − lr·v with v ← μ·v + g (+ weight decay); `velocity` may be `None` only when μ = 0.
+pub fn sgd_step<P: Tensor, G: Tensor, V: Tensor>(gpu: &Gpu, p: &mut P, g: &G, velocity: Option<&mut V>, hp: SgdParams) -> Result<()> {
+    expect_shape("sgd_step", "gradient length", p.len(), g.len())?;
+    let v = match velocity {
+        Some(v) => {
+            expect_shape("sgd_step", "velocity length", p.len(), v.len())?;
+            v.device_ptr()
+        }
+        None if hp.momentum == 0.0 => 0,
+        None => return Err(Error::InvalidArgument { op: "sgd_step", reason: "momentum needs a velocity buffer".into() }),
+    };
+    let n = p.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let (pp, gp) = (p.device_ptr(), g.device_ptr());
+    let mut args = kernel_args![pp, gp, v, n, hp];
+    // SAFETY: p, g, v hold n f32 each (checked), distinct buffers.
+    unsafe { gpu.launch(&k::SGD_MOMENTUM_F32, elementwise(gpu, n), &mut args) }
+}
+
+/// One Adam step at the step number held in `step` (a device counter, see [`count_step`]).
+pub fn adam_step<P: Tensor, G: Tensor, M: Tensor>(
+    gpu: &Gpu,
+    p: &mut P,
+    g: &G,
+    m: &mut M,
+    v: &mut M,
+    step: &DeviceVector<u32>,
+    hp: AdamParams,
+) -> Result<()> {
+    expect_shape("adam_step", "gradient length", p.len(), g.len())?;
+    expect_shape("adam_step", "first moment length", p.len(), m.len())?;
+    expect_shape("adam_step", "second moment length", p.len(), v.len())?;
+    expect_shape("adam_step", "step counter length", 1, step.len())?;
+    let n = p.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let (pp, gp, mp, vp, sp) = (p.device_ptr(), g.device_ptr(), m.device_ptr(), v.device_ptr(), step.device_ptr());
+    let mut args = kernel_args![pp, gp, mp, vp, n, sp, hp];
+    // SAFETY: p, g, m, v hold n f32 each (checked), distinct; step holds one u32.
+    unsafe { gpu.launch(&k::ADAM_F32, elementwise(gpu, n), &mut args) }
+}
+
+/// counter[0] += 1, on the stream.
+pub fn count_step(gpu: &Gpu, counter: &mut DeviceVector<u32>) -> Result<()> {
+    expect_shape("count_step", "counter length", 1, counter.len())?;
+    let c = counter.device_ptr();
+    let mut args = kernel_args![c];
+    // SAFETY: one u32.
+    unsafe { gpu.launch(&k::COUNT_STEP_U32, LaunchConfig::grid_stride(1, 32, 1), &mut args) }
+}
+
+/// Gathers batch number `batch[0]` of a permuted dataset: dst row i = src row perm[b·rows + i].
+pub fn gather_rows(
+    gpu: &Gpu,
+    src: &DeviceMatrix,
+    src_labels: &DeviceVector<u32>,
+    perm: &DeviceVector<u32>,
+    batch: &DeviceVector<u32>,
+    dst: &mut DeviceMatrix,
+    dst_labels: &mut DeviceVector<u32>,
+) -> Result<()> {
+    expect_shape("gather_rows", "labels (one per source row)", src.rows(), src_labels.len())?;
+    expect_shape("gather_rows", "columns of the batch", src.cols(), dst.cols())?;
+    expect_shape("gather_rows", "batch labels", dst.rows(), dst_labels.len())?;
+    expect_shape("gather_rows", "batch counter length", 1, batch.len())?;
+    let (rows, cols) = dst.shape();
+    if rows == 0 || cols == 0 {
+        return Ok(());
+    }
+    let (s, sl, p, b, d, dl) = (src.device_ptr(), src_labels.device_ptr(), perm.device_ptr(), batch.device_ptr(), dst.device_ptr(), dst_labels.device_ptr());
+    let (src_rows, perm_len) = (src.rows(), perm.len());
+    let mut args = kernel_args![s, sl, p, b, d, dl, rows, cols, src_rows, perm_len];
+    // SAFETY: every length is passed and checked on the device; outputs are distinct buffers.
+    unsafe { gpu.launch(&k::GATHER_ROWS_F32, elementwise(gpu, rows * cols), &mut args) }
+}
