@@ -105,7 +105,8 @@ pub fn register(s: &mut Suite) {
                 }
                 let what = format!("act_backward_col_sum {act:?} {rows}x{cols}");
                 integration_tests::assert_bitwise_eq(&format!("{what} dz"), &gpu(dz.to_host(g))?, &want_dz)?;
-                integration_tests::assert_close_scaled(&format!("{what} db"), &gpu(db.to_host(g))?, &want_db, &mag, 1e-6)
+                // f32 sums of ≤ 1025 terms in two stages: typically ~1e-6·Σ|dz|; a lost row would be ~1e-3.
+                integration_tests::assert_close_scaled(&format!("{what} db"), &gpu(db.to_host(g))?, &want_db, &mag, 1e-5)
             });
         }
     }
@@ -137,7 +138,7 @@ pub fn register(s: &mut Suite) {
             gpu(reduce::sum_scaled_accumulate(g, &dx, &mut acc, 0.25))?;
             let want = 1.5 + 0.5 * x.iter().map(|&v| v as f64).sum::<f64>();
             let mag = 0.5 * x.iter().map(|&v| (v as f64).abs()).sum::<f64>() + 1.5;
-            integration_tests::assert_close_scaled(&format!("sum of {n}"), &gpu(acc.to_host(g))?, &[want], &[mag], 1e-6)
+            integration_tests::assert_close_scaled(&format!("sum of {n}"), &gpu(acc.to_host(g))?, &[want], &[mag], 1e-5)
         });
     }
     for n in [1usize, 10, 1023, 1 << 20] {
