@@ -4,7 +4,7 @@
 
 use benches::{cpu, criterion, end_to_end_time, group, kernel_time, ok, open_gpu, quick, verify};
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, matmul_flops, random_f32};
+use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
 use host::ops::dense::dense_into;
 use host::{Activation, DeviceMatrix, DeviceVector, Gpu};
 
@@ -67,7 +67,7 @@ fn gpu_series(
                 dx.copy_from_host(gpu, x)?;
                 context_synchronize(gpu)?;
                 dense_into(gpu, &dx, &dw, &db, ACT, &mut dy)?;
-                out.copy_from_slice(&dy.to_host(gpu)?);
+                download_into(gpu, dy.as_vector(), out)?;
                 Ok(())
             })
         })

@@ -2,7 +2,7 @@
 
 use benches::{cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, ok, open_gpu, verify};
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, elementwise_bytes, random_f32};
+use host::bench::{context_synchronize, download_into, elementwise_bytes, random_f32};
 use host::ops::elementwise::mat_add_into;
 use host::{DeviceMatrix, Gpu};
 
@@ -39,7 +39,7 @@ fn gpu_series(g: &mut BenchmarkGroup<'_, WallTime>, gpu: &Gpu, n: usize, a: &[f3
                 db.copy_from_host(gpu, b)?;
                 context_synchronize(gpu)?;
                 mat_add_into(gpu, &da, &db, &mut dc)?;
-                out.copy_from_slice(&dc.to_host(gpu)?);
+                download_into(gpu, dc.as_vector(), out)?;
                 Ok(())
             })
         })

@@ -6,7 +6,7 @@
 
 use benches::{cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, max_n_cpu_fast, max_n_cpu_loop, ok, open_gpu, verify};
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, matmul_flops, random_f32};
+use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
 use host::ops::matmul::{GemmKernel, MatmulKernel, Transpose, Epilogue, gemm, matmul_into};
 use host::{DeviceMatrix, Gpu};
 
@@ -64,7 +64,7 @@ fn gpu_series(g: &mut BenchmarkGroup<'_, WallTime>, gpu: &Gpu, n: usize, a: &[f3
                 db.copy_from_host(gpu, b)?;
                 context_synchronize(gpu)?;
                 run_gemm(&da, &db, &mut dc)?;
-                out.copy_from_slice(&dc.to_host(gpu)?);
+                download_into(gpu, dc.as_vector(), out)?;
                 Ok(())
             })
         })

@@ -2,7 +2,7 @@
 
 use benches::{cpu, criterion, end_to_end_time, group, kernel_time, ok, open_gpu, vector_sizes, verify};
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, elementwise_bytes, random_f32};
+use host::bench::{context_synchronize, download_into, elementwise_bytes, random_f32};
 use host::ops::activation::{SigmoidKernel, sigmoid_into};
 use host::{DeviceVector, Gpu};
 
@@ -44,7 +44,7 @@ fn gpu_series(g: &mut BenchmarkGroup<'_, WallTime>, gpu: &Gpu, x: &[f32], out: &
                 dx.copy_from_host(gpu, x)?;
                 context_synchronize(gpu)?;
                 sigmoid_into(gpu, &dx, &mut dy, SigmoidKernel::Vectorized)?;
-                out.copy_from_slice(&dy.to_host(gpu)?);
+                download_into(gpu, &dy, out)?;
                 Ok(())
             })
         })

@@ -3,7 +3,7 @@
 
 use benches::{cpu, criterion, end_to_end_time, group, kernel_time, ok, open_gpu, vector_sizes, verify};
 use criterion::{BenchmarkId, Throughput};
-use host::bench::{context_synchronize, elementwise_bytes, random_f32};
+use host::bench::{context_synchronize, download_into, elementwise_bytes, random_f32};
 use host::ops::elementwise::{VecAddKernel, vec_add_into};
 use host::{DeviceVector, Gpu};
 
@@ -49,7 +49,7 @@ fn gpu_series(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::Wall
                 context_synchronize(gpu)?;
                 vec_add_into(gpu, &ua, &ub, &mut dc, VecAddKernel::Vectorized)?;
                 gpu.synchronize()?;
-                out.copy_from_slice(&dc.to_host(gpu)?);
+                download_into(gpu, &dc, out)?;
                 Ok(())
             })
         })

@@ -4,7 +4,7 @@
 //!
 //!     cargo run --release -p host --example matmul
 
-use host::bench::{Repeat, Stats, context_synchronize, random_f32, relative_error, time_cpu_ms, time_end_to_end_ms, time_kernel_ms, tflop_per_s, matmul_flops};
+use host::bench::{Repeat, Stats, context_synchronize, download_into, random_f32, relative_error, time_cpu_ms, time_end_to_end_ms, time_kernel_ms, tflop_per_s, matmul_flops};
 use host::ops::matmul::{MatmulKernel, matmul_into};
 use host::{DeviceMatrix, Error, Gpu};
 
@@ -64,7 +64,7 @@ fn run() -> Result<(), Error> {
             db.copy_from_host(&gpu, &b)?;
             context_synchronize(&gpu)?;
             matmul_into(&gpu, &da, &db, &mut dc, kernel)?;
-            c.copy_from_slice(&dc.to_host(&gpu)?);
+            download_into(&gpu, dc.as_vector(), &mut c)?;
             Ok(())
         })?)
         .median_ms;

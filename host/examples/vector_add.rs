@@ -4,7 +4,7 @@
 //!
 //!     cargo run --release -p host --example vector_add
 
-use host::bench::{Repeat, Stats, context_synchronize, random_f32, relative_error, time_cpu_ms, time_end_to_end_ms, time_kernel_ms};
+use host::bench::{Repeat, Stats, context_synchronize, download_into, random_f32, relative_error, time_cpu_ms, time_end_to_end_ms, time_kernel_ms};
 use host::ops::elementwise::{VecAddKernel, vec_add_into};
 use host::{DeviceVector, Error, Gpu};
 
@@ -43,7 +43,7 @@ fn run() -> Result<(), Error> {
             db.copy_from_host(&gpu, &b)?;
             context_synchronize(&gpu)?;
             vec_add_into(&gpu, &da, &db, &mut dc, kernel)?;
-            c.copy_from_slice(&dc.to_host(&gpu)?);
+            download_into(&gpu, &dc, &mut c)?;
             Ok(())
         })?)
         .median_ms;

@@ -112,6 +112,27 @@ pub fn context_synchronize(gpu: &Gpu) -> Result<()> {
     crate::error::check(r, "cuCtxSynchronize")
 }
 
+/// Copies a device array into an existing host slice of the same length (pageable or
+/// page-locked), after the GPU's queued work. Unlike [`DeviceVector::to_host`] it allocates
+/// nothing, so a timed download is the copy alone and not also the first touch of new pages.
+pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Result<()> {
+    if dst.len() != src.len() {
+        return Err(Error::ShapeMismatch {
+            op: "download_into",
+            expected: format!("{} elements", src.len()),
+            got: format!("{}", dst.len()),
+        });
+    }
+    if dst.is_empty() {
+        return Ok(());
+    }
+    gpu.synchronize()?;
+    // SAFETY: `dst` is a live host slice of exactly the device array's length; the stream's
+    // writes to `src` have finished.
+    let r = unsafe { cust::sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src.device_ptr(), std::mem::size_of_val(dst)) };
+    crate::error::check(r, "cuMemcpyDtoH")
+}
+
 /// The memory-bandwidth ceiling: a device-to-device copy of `bytes` bytes (of non-zero data) on
 /// the GPU's stream, timed with events; GB/s counting bytes read plus bytes written. Returns
 /// (median GB/s, samples).
