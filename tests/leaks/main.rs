@@ -44,8 +44,40 @@ fn ops() -> Vec<(&'static str, Op)> {
     ]
 }
 
+/// Training runs (upload, 30 steps with graph replay, download, drop) in the training leak check.
+pub const TRAINING_RUNS: usize = 20;
+
 fn main() {
     let mut suite = Suite::default();
+    suite.gpu("leak::training_run", |g, _| {
+        let run = |seed| {
+            use host::nn::gpu::{DeviceDataset, Trainer};
+            use host::nn::{Architecture, Optimizer, Params, data, train};
+            let digits = data::digits()?;
+            let sub = digits.select(&(0..32 * 30).collect::<Vec<_>>());
+            let params = Params::init(&Architecture::new(64, &[48, 32], 10, Activation::Relu)?, seed)?;
+            let mut t = Trainer::new(g, &params, Optimizer::sgd(0.05, 0.9), 32, DeviceDataset::upload(g, &sub)?)?;
+            t.set_graph(true);
+            t.set_order(g, &train::epoch_order(seed, 0, sub.rows()))?;
+            for _ in 0..30 {
+                t.step(g)?;
+            }
+            t.params(g).map(drop)
+        };
+        gpu(run(0))?;
+        gpu(g.synchronize())?;
+        let (free_before, _) = gpu(g.memory_info())?;
+        for seed in 1..=TRAINING_RUNS as u64 {
+            gpu(run(seed))?;
+        }
+        gpu(g.synchronize())?;
+        let (free_after, _) = gpu(g.memory_info())?;
+        eprintln!("leak::training_run: {TRAINING_RUNS} runs, free memory {free_before} → {free_after} bytes");
+        if free_after < free_before {
+            return Err(format!("training: {} bytes not returned after {TRAINING_RUNS} runs", free_before - free_after));
+        }
+        Ok(())
+    });
     for (name, op) in ops() {
         suite.gpu(format!("leak::{name}"), move |g, rng| {
             let x = uniform(rng, (1 << 20) + 3, -1.0, 1.0);

@@ -10,10 +10,31 @@ use host::ops::elementwise::vec_add;
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, matmul};
 use host::{DeviceMatrix, DeviceVector, Gpu};
 use integration_tests::{Suite, uniform};
+use rand::RngCore;
 use rand::rngs::StdRng;
 
-/// Threads (and streams) run at once.
-pub const THREADS: usize = 6;
+/// 30 steps of a 64-48-32-10 network on digits (CUDA-graph replay after the first step); the
+/// flattened final parameters.
+pub fn training_run(g: &Gpu, seed: u64) -> host::Result<Vec<f32>> {
+    use host::nn::gpu::{DeviceDataset, Trainer};
+    use host::nn::{Architecture, Optimizer, Params, data, train};
+    let (batch, steps) = (32usize, 30usize);
+    let digits = data::digits()?;
+    let sub = digits.select(&(0..batch * steps).collect::<Vec<_>>());
+    let arch = Architecture::new(64, &[48, 32], 10, Activation::Tanh)?;
+    let params = Params::init(&arch, seed)?;
+    let mut trainer = Trainer::new(g, &params, Optimizer::adam(1e-3), batch, DeviceDataset::upload(g, &sub)?)?;
+    trainer.set_graph(true);
+    trainer.set_order(g, &train::epoch_order(seed, 0, sub.rows()))?;
+    for _ in 0..steps {
+        trainer.step(g)?;
+    }
+    let p = trainer.params(g)?;
+    Ok(p.layers.iter().flat_map(|l| l.w.iter().chain(&l.b).copied()).collect())
+}
+
+/// Threads (and streams) run at once: one per job below, a training loop among them.
+pub const THREADS: usize = 7;
 /// Times each thread repeats its op while the others run.
 pub const REPEATS: usize = 20;
 
@@ -28,7 +49,9 @@ fn jobs(rng: &mut StdRng) -> Vec<(&'static str, Job)> {
     let bias = uniform(rng, n, -1.0, 1.0);
     let (a2, b2, bias2) = (a.clone(), b.clone(), bias.clone());
     let (x2, x3, x4) = (x.clone(), x.clone(), x.clone());
+    let train_seed = rng.next_u64();
     vec![
+        ("training", Arc::new(move |g: &Gpu| training_run(g, train_seed))),
         ("matmul", Arc::new(move |g: &Gpu| matmul(g, &DeviceMatrix::from_host(g, m, k, &a)?, &DeviceMatrix::from_host(g, k, n, &b)?)?.to_host(g))),
         ("vec_add", Arc::new(move |g: &Gpu| vec_add(g, &DeviceVector::from_host(g, &x)?, &DeviceVector::from_host(g, &y)?)?.to_host(g))),
         ("tanh", Arc::new(move |g: &Gpu| {
