@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use host::nn::data::Dataset;
-use host::nn::gpu::{DeviceDataset, ForwardBuffers, Mlp, Trainer};
+use host::nn::gpu::{DeviceDataset, ForwardBuffers, Linear, Mlp, Trainer};
 use host::nn::rng::Rng;
 use host::nn::{Activation, Architecture, Optimizer, Params};
 use host::timing::{median, time_gpu_ms};
-use host::{DeviceMatrix, Error, Gpu};
+use host::ops::{optim, reduce, softmax};
+use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 
 const SIZES: [usize; 4] = [784, 1024, 1024, 10];
 const BATCHES: [usize; 2] = [256, 1024];
@@ -65,6 +66,77 @@ fn anchor_lines(gpu: &Gpu) -> host::Result<()> {
         let ms = median(&time_gpu_ms(gpu, 10, 200, || mlp.forward(gpu, &x, &mut out))?);
         println!("mlp_infer,B{batch},f32,{ms:.4},{:.0}", batch as f64 / ms * 1e3);
     }
+    for batch in BATCHES {
+        breakdown(gpu, batch)?;
+    }
+    Ok(())
+}
+
+/// Median milliseconds of each launch of one eager step, run on its own (events around 50
+/// repetitions): where a step's time goes.
+fn breakdown(gpu: &Gpu, batch: usize) -> host::Result<()> {
+    let arch = Architecture::new(SIZES[0], &SIZES[1..3], SIZES[3], Activation::Relu)?;
+    let params = Params::init(&arch, 1)?;
+    let layers: Vec<Linear> = params.layers.iter().enumerate().map(|(l, p)| Linear::from_host(gpu, p, arch.act_of(l))).collect::<host::Result<_>>()?;
+    let data = synthetic(batch * BATCHES_PER_EPOCH, 4);
+    let src = DeviceMatrix::from_host(gpu, data.rows(), SIZES[0], &data.x)?;
+    let src_y = DeviceVector::from_host(gpu, &data.y)?;
+    let perm = DeviceVector::from_host(gpu, &(0..data.rows() as u32).collect::<Vec<_>>())?;
+    let counter = DeviceVector::<u32>::zeros(gpu, 1)?;
+    let mut x = DeviceMatrix::zeros(gpu, batch, SIZES[0])?;
+    let mut labels = DeviceVector::<u32>::zeros(gpu, batch)?;
+    optim::gather_rows(gpu, &src, &src_y, &perm, &counter, &mut x, &mut labels)?;
+    let mut ys: Vec<DeviceMatrix> = SIZES[1..].iter().map(|&n| DeviceMatrix::zeros(gpu, batch, n)).collect::<host::Result<_>>()?;
+    let mut dz: Vec<DeviceMatrix> = SIZES[1..].iter().map(|&n| DeviceMatrix::zeros(gpu, batch, n)).collect::<host::Result<_>>()?;
+    let mut dw: Vec<DeviceMatrix> = (0..3).map(|l| DeviceMatrix::zeros(gpu, SIZES[l + 1], SIZES[l])).collect::<host::Result<_>>()?;
+    let mut db: Vec<DeviceVector<f32>> = SIZES[1..].iter().map(|&n| DeviceVector::zeros(gpu, n)).collect::<host::Result<_>>()?;
+    let mut row_loss = DeviceVector::zeros(gpu, batch)?;
+    let mut acc = DeviceVector::zeros(gpu, 1)?;
+    let mut w: Vec<DeviceMatrix> = params.layers.iter().map(|p| DeviceMatrix::from_host(gpu, p.outputs, p.inputs, &p.w)).collect::<host::Result<_>>()?;
+    let hp = host::nn::SgdParams { lr: 1e-6, momentum: 0.0, weight_decay: 0.0 };
+    let t = |name: &str, gemm: bool, f: &mut dyn FnMut() -> host::Result<()>| -> host::Result<f64> {
+        let ms = median(&time_gpu_ms(gpu, 5, 50, &mut *f)?);
+        println!("mlp_part,B{batch},{name},{},{ms:.4}", if gemm { "gemm" } else { "other" });
+        Ok(ms)
+    };
+    let mut total = [0.0f64; 2];
+    let mut add = |gemm: bool, ms: f64| total[usize::from(gemm)] += ms;
+    let mut perm_counter = DeviceVector::<u32>::zeros(gpu, 1)?;
+    add(false, t("gather", false, &mut || optim::gather_rows(gpu, &src, &src_y, &perm, &counter, &mut x, &mut labels))?);
+    add(false, t("count_step", false, &mut || optim::count_step(gpu, &mut perm_counter))?);
+    {
+        let (y0, rest) = ys.split_at_mut(1);
+        add(true, t("forward_l0", true, &mut || layers[0].forward(gpu, &x, &mut y0[0]))?);
+        let (y1, y2) = rest.split_at_mut(1);
+        add(true, t("forward_l1", true, &mut || layers[1].forward(gpu, &y0[0], &mut y1[0]))?);
+        add(true, t("forward_l2", true, &mut || layers[2].forward(gpu, &y1[0], &mut y2[0]))?);
+    }
+    add(false, t("softmax_xent", false, &mut || softmax::softmax_cross_entropy(gpu, &ys[2], &labels, 1.0 / batch as f32, &mut dz[2], &mut row_loss))?);
+    add(false, t("loss_accumulate", false, &mut || reduce::sum_scaled_accumulate(gpu, &row_loss, &mut acc, 1.0))?);
+    add(false, t("bias_grad_l2", false, &mut || reduce::col_sum(gpu, &dz[2], &mut db[2]))?);
+    add(true, t("weight_grad_l2", true, &mut || layers[2].weight_grad(gpu, &dz[2], &ys[1], &mut dw[2]))?);
+    {
+        let (lo, hi) = dz.split_at_mut(2);
+        add(true, t("input_grad_l2", true, &mut || layers[2].input_grad(gpu, &hi[0], &mut lo[1]))?);
+    }
+    add(false, t("act_backward_bias_grad_l1", false, &mut || reduce::act_backward_col_sum(gpu, &mut dz[1], &ys[1], Activation::Relu, &mut db[1]))?);
+    add(true, t("weight_grad_l1", true, &mut || layers[1].weight_grad(gpu, &dz[1], &ys[0], &mut dw[1]))?);
+    {
+        let (lo, hi) = dz.split_at_mut(1);
+        add(true, t("input_grad_l1", true, &mut || layers[1].input_grad(gpu, &hi[0], &mut lo[0]))?);
+    }
+    add(false, t("act_backward_bias_grad_l0", false, &mut || reduce::act_backward_col_sum(gpu, &mut dz[0], &ys[0], Activation::Relu, &mut db[0]))?);
+    add(true, t("weight_grad_l0", true, &mut || layers[0].weight_grad(gpu, &dz[0], &x, &mut dw[0]))?);
+    for l in 0..3 {
+        let (wl, gl) = (&mut w[l], &dw[l]);
+        add(false, t(&format!("sgd_w{l}"), false, &mut || optim::sgd_step::<_, _, DeviceMatrix>(gpu, wl, gl, None, hp))?);
+    }
+    for l in 0..3 {
+        let mut b = DeviceVector::zeros(gpu, SIZES[l + 1])?;
+        let g = &db[l];
+        add(false, t(&format!("sgd_b{l}"), false, &mut || optim::sgd_step::<_, _, DeviceVector<f32>>(gpu, &mut b, g, None, hp))?);
+    }
+    println!("mlp_parts_total,B{batch},gemm {:.4} ms, other {:.4} ms", total[1], total[0]);
     Ok(())
 }
 

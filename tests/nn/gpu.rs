@@ -65,13 +65,13 @@ fn gpu_vs_cpu(g: &Gpu, rng: &mut rand::rngs::StdRng, act: Activation, opt: Optim
 }
 
 pub fn register(s: &mut Suite) {
-    s.gpu("train::gpu_vs_cpu::relu_sgd_momentum_graph", |g, rng| gpu_vs_cpu(g, rng, Activation::Relu, Optimizer::sgd(0.05, 0.9), true));
-    s.gpu("train::gpu_vs_cpu::relu_sgd_momentum_eager", |g, rng| gpu_vs_cpu(g, rng, Activation::Relu, Optimizer::sgd(0.05, 0.9), false));
-    s.gpu("train::gpu_vs_cpu::sigmoid_sgd", |g, rng| gpu_vs_cpu(g, rng, Activation::Sigmoid, Optimizer::sgd(0.5, 0.0), true));
+    crate::gpu_exclusive(s, "train::gpu_vs_cpu::relu_sgd_momentum_graph", |g, rng| gpu_vs_cpu(g, rng, Activation::Relu, Optimizer::sgd(0.05, 0.9), true));
+    crate::gpu_exclusive(s, "train::gpu_vs_cpu::relu_sgd_momentum_eager", |g, rng| gpu_vs_cpu(g, rng, Activation::Relu, Optimizer::sgd(0.05, 0.9), false));
+    crate::gpu_exclusive(s, "train::gpu_vs_cpu::sigmoid_sgd", |g, rng| gpu_vs_cpu(g, rng, Activation::Sigmoid, Optimizer::sgd(0.5, 0.0), true));
     // eps 1e-4: with the default 1e-8 a gradient that is ~0 on both sides steps by ±lr
     // depending on the sign of its rounding error, which no tolerance can compare.
-    s.gpu("train::gpu_vs_cpu::tanh_adam", |g, rng| gpu_vs_cpu(g, rng, Activation::Tanh, Optimizer::Adam(AdamParams::new(0.003, 0.9, 0.999, 1e-4, 0.0)), true));
-    s.gpu("train::graph_equals_eager", |g, rng| {
+    crate::gpu_exclusive(s, "train::gpu_vs_cpu::tanh_adam", |g, rng| gpu_vs_cpu(g, rng, Activation::Tanh, Optimizer::Adam(AdamParams::new(0.003, 0.9, 0.999, 1e-4, 0.0)), true));
+    crate::gpu_exclusive(s, "train::graph_equals_eager", |g, rng| {
         let (train, _) = digits_split(2)?;
         let arch = Architecture::new(64, &[40], 10, Activation::Tanh).map_err(|e| e.to_string())?;
         let params = gpu(Params::init(&arch, rng.random()))?;
@@ -90,7 +90,7 @@ pub fn register(s: &mut Suite) {
         assert_close("graph vs eager parameters", &out[0].0, &want, 1e-6, 1e-7)?;
         assert_close("graph vs eager loss", &[out[0].1], &[out[1].1 as f64], 1e-6, 0.0)
     });
-    s.gpu("train::default_config_reaches_95_percent", |g, _| {
+    crate::gpu_exclusive(s, "train::default_config_reaches_95_percent", |g, _| {
         let cfg = TrainConfig::default();
         let (train, test) = digits_split(cfg.seed)?;
         let out = gpu(train::train_gpu(g, &cfg, &train, &test, &mut |_| {}))?;
@@ -117,7 +117,7 @@ pub fn register(s: &mut Suite) {
         }
         Ok(())
     });
-    s.gpu("train::evaluate_in_chunks_matches_cpu", |g, rng| {
+    crate::gpu_exclusive(s, "train::evaluate_in_chunks_matches_cpu", |g, rng| {
         let rows = 2 * EVAL_CHUNK + 77;
         let (f, c) = (20usize, 7usize);
         let x = uniform(rng, rows * f, -1.0, 1.0);
@@ -135,7 +135,7 @@ pub fn register(s: &mut Suite) {
         let want: Vec<f64> = cpu::forward(&params, &d.x[..50 * f], 50).last().ok_or("layers")?.iter().map(|&v| v as f64).collect();
         assert_close("logits", &logits, &want, 1e-4, 1e-5)
     });
-    s.gpu("train::trainer_errors", |g, _| {
+    crate::gpu_exclusive(s, "train::trainer_errors", |g, _| {
         let (train, test) = digits_split(1)?;
         let arch = Architecture::new(64, &[8], 10, Activation::Relu).map_err(|e| e.to_string())?;
         let params = gpu(Params::init(&arch, 1))?;

@@ -42,10 +42,10 @@ fn check_softmax(g: &host::Gpu, rng: &mut StdRng, rows: usize, cols: usize, offs
 pub fn register(s: &mut Suite) {
     for &(rows, cols) in &[(1usize, 1usize), (1, 10), (7, 3), (33, 10), (300, 37), (129, 1000)] {
         for offset in [0.0f32, 1000.0, -3000.0] {
-            s.gpu(format!("kernels::softmax_xent::{rows}x{cols}::offset{offset}"), move |g, rng| check_softmax(g, rng, rows, cols, offset));
+            crate::gpu_shared(s, format!("kernels::softmax_xent::{rows}x{cols}::offset{offset}"), move |g, rng| check_softmax(g, rng, rows, cols, offset));
         }
     }
-    s.gpu("kernels::softmax_xent::shape_errors", |g, _| {
+    crate::gpu_shared(s, "kernels::softmax_xent::shape_errors", |g, _| {
         let z = gpu(DeviceMatrix::zeros(g, 4, 3))?;
         let y3 = gpu(DeviceVector::<u32>::zeros(g, 3))?;
         let y4 = gpu(DeviceVector::<u32>::zeros(g, 4))?;
@@ -61,7 +61,7 @@ pub fn register(s: &mut Suite) {
         gpu(softmax::softmax_cross_entropy(g, &e, &y0, 1.0, &mut d0, &mut r0))
     });
     for &(rows, cols) in &[(1usize, 1usize), (5, 10), (300, 37), (1000, 10), (64, 100)] {
-        s.gpu(format!("kernels::argmax::{rows}x{cols}"), move |g, rng| {
+        crate::gpu_shared(s, format!("kernels::argmax::{rows}x{cols}"), move |g, rng| {
             // Few distinct values, so ties are common: the first maximum must win.
             let z: Vec<f32> = (0..rows * cols).map(|_| rng.random_range(0..4) as f32).collect();
             let y = labels(rng, rows, cols);
@@ -86,7 +86,7 @@ pub fn register(s: &mut Suite) {
     }
     for act in Activation::ALL {
         for &(rows, cols) in &[(1usize, 1usize), (7, 33), (256, 1024), (1025, 10), (3, 100)] {
-            s.gpu(format!("kernels::act_backward_col_sum::{act:?}::{rows}x{cols}"), move |g, rng| {
+            crate::gpu_shared(s, format!("kernels::act_backward_col_sum::{act:?}::{rows}x{cols}"), move |g, rng| {
                 let dy = uniform(rng, rows * cols, -1.0, 1.0);
                 let pre = uniform(rng, rows * cols, -3.0, 3.0);
                 let y: Vec<f32> = pre.iter().map(|&v| act.apply(v)).collect();
@@ -110,7 +110,7 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
-    s.gpu("kernels::col_sum::zero_rows_and_errors", |g, rng| {
+    crate::gpu_shared(s, "kernels::col_sum::zero_rows_and_errors", |g, rng| {
         let e = gpu(DeviceMatrix::from_host(g, 0, 5, &[]))?;
         let mut out = gpu(DeviceVector::filled(g, 5, f32::NAN))?;
         gpu(reduce::col_sum(g, &e, &mut out))?;
@@ -130,7 +130,7 @@ pub fn register(s: &mut Suite) {
         expect_err("4 outputs for 3 columns", reduce::col_sum(g, &dx, &mut bad), |e| matches!(e, Error::ShapeMismatch { .. }))
     });
     for n in [1usize, 31, 1024, 1025, 100_000] {
-        s.gpu(format!("kernels::sum_scaled_accumulate::{n}"), move |g, rng| {
+        crate::gpu_shared(s, format!("kernels::sum_scaled_accumulate::{n}"), move |g, rng| {
             let x = uniform(rng, n, -1.0, 1.0);
             let dx = gpu(DeviceVector::from_host(g, &x))?;
             let mut acc = gpu(DeviceVector::from_host(g, &[1.5f32]))?;
@@ -142,7 +142,7 @@ pub fn register(s: &mut Suite) {
         });
     }
     for n in [1usize, 10, 1023, 1 << 20] {
-        s.gpu(format!("kernels::sgd_momentum::{n}"), move |g, rng| {
+        crate::gpu_shared(s, format!("kernels::sgd_momentum::{n}"), move |g, rng| {
             let hp = SgdParams { lr: 0.05, momentum: 0.9, weight_decay: 1e-3 };
             let (mut p, mut v) = (uniform(rng, n, -1.0, 1.0), vec![0.0f32; n]);
             let mut dp = gpu(DeviceVector::from_host(g, &p))?;
@@ -163,7 +163,7 @@ pub fn register(s: &mut Suite) {
             gpu(optim::sgd_step::<_, _, DeviceVector<f32>>(g, &mut dp, &dg, None, plain))?;
             expect_err("momentum without velocity", optim::sgd_step::<_, _, DeviceVector<f32>>(g, &mut dp, &dg, None, hp), |e| matches!(e, Error::InvalidArgument { .. }))
         });
-        s.gpu(format!("kernels::adam::{n}"), move |g, rng| {
+        crate::gpu_shared(s, format!("kernels::adam::{n}"), move |g, rng| {
             let hp = AdamParams::new(0.01, 0.9, 0.999, 1e-8, 1e-4);
             let mut p = uniform(rng, n, -1.0, 1.0);
             let (mut m, mut v) = (vec![0.0f32; n], vec![0.0f32; n]);
@@ -189,7 +189,7 @@ pub fn register(s: &mut Suite) {
             assert_close("adam v", &gpu(dv.to_host(g))?, &f64s(&v), 1e-5, 1e-9)
         });
     }
-    s.gpu("kernels::gather_rows", |g, rng| {
+    crate::gpu_shared(s, "kernels::gather_rows", |g, rng| {
         let (rows, cols, batch) = (37usize, 13usize, 8usize);
         let x = uniform(rng, rows * cols, -1.0, 1.0);
         let y = labels(rng, rows, 10);

@@ -27,6 +27,24 @@ pub(crate) fn fill_u32(gpu: &Gpu, v: &mut DeviceVector<u32>, value: u32) -> Resu
     check(unsafe { cust::sys::cuMemsetD32Async(v.device_ptr(), value, v.len(), gpu.stream().as_inner()) }, "cuMemsetD32Async")
 }
 
+/// Copies `src` into `dst` in stream order (`cuMemcpyHtoDAsync` from pageable memory: the driver
+/// stages `src` before returning, so it may be dropped at once). Unlike a synchronous copy it
+/// does not touch the legacy default stream, which a CUDA graph capture on another thread of the
+/// same device would conflict with.
+pub(crate) fn upload_u32(gpu: &Gpu, dst: &mut DeviceVector<u32>, src: &[u32]) -> Result<()> {
+    crate::ops::expect_shape("upload_u32", "length", dst.len(), src.len())?;
+    if src.is_empty() {
+        return Ok(());
+    }
+    gpu.bind()?;
+    // SAFETY: `dst` holds src.len() u32 on the device; `src` is valid for its length and is
+    // staged by the driver before the call returns.
+    check(
+        unsafe { cust::sys::cuMemcpyHtoDAsync_v2(dst.device_ptr(), src.as_ptr().cast(), std::mem::size_of_val(src), gpu.stream().as_inner()) },
+        "cuMemcpyHtoDAsync",
+    )
+}
+
 /// A dense layer y = act(x·Wᵀ + b) on the GPU: W is out×in (PyTorch's `Linear` layout).
 pub struct Linear {
     pub w: DeviceMatrix,
@@ -290,7 +308,7 @@ impl Trainer {
         if !ok {
             return Err(Error::InvalidArgument { op: "Trainer::set_order", reason: format!("not a permutation of 0..{rows}") });
         }
-        self.perm.copy_from_host(gpu, order)?;
+        upload_u32(gpu, &mut self.perm, order)?;
         fill_u32(gpu, &mut self.batch_no, 0)?;
         self.batches_left = self.steps_per_epoch();
         Ok(())

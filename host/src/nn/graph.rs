@@ -3,6 +3,11 @@
 //!
 //! Everything a replay varies must live in device memory (the batch and step counters): the
 //! captured launches keep their arguments.
+//!
+//! While a capture is under way, other threads must not use the legacy default stream of the
+//! same device (synchronous `cuMemcpy*`, as `DeviceVector::from_host`/`to_host` do): the driver
+//! may fail those calls or invalidate the capture. A failed capture is reported, and the
+//! [`Trainer`](super::gpu::Trainer) then launches kernel by kernel.
 
 use cust::sys as cu;
 
