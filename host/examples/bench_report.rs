@@ -85,6 +85,8 @@ struct Row {
     times: BTreeMap<&'static str, f64>,
     /// The fastest GPU kernel's series name at this size.
     best_kernel: &'static str,
+    /// Which kernel that is, where the series stands for several (matmul's fastest f32 kernel).
+    best_name: Option<&'static str>,
     max_error: f64,
     torch: Option<AnchorRow>,
     in_l2: bool,
@@ -103,6 +105,8 @@ struct OpReport {
     x_label: &'static str,
     series: Vec<Series>,
     rows: Vec<Row>,
+    /// Kernels timed at every size besides those in `series` (key, name): matmul's GEMM ladder.
+    ladder: Vec<(&'static str, &'static str)>,
     /// Base of the x axis's logarithmic ticks (2 for power-of-two matrix sizes).
     x_base: f64,
     notes: Vec<String>,
@@ -312,6 +316,7 @@ fn vec_add(ctx: &Ctx) -> Res<OpReport> {
             x: n as f64,
             work: Work::Bytes(bytes),
             best_kernel: best,
+            best_name: None,
             max_error,
             torch: find_anchor(&ctx.anchor, "vec_add", &n.to_string(), "f32").cloned(),
             in_l2: bytes <= ctx.l2_bytes,
@@ -332,6 +337,7 @@ fn vec_add(ctx: &Ctx) -> Res<OpReport> {
             Series { key: "gpu_e2e_pinned", header: "GPU + copies, pinned host memory", gpu: true },
         ],
         rows,
+        ladder: Vec::new(),
         x_base: 10.0,
         notes: vec![
             "12 bytes per element (two 4-byte reads, one write). \"GPU + copies\" uses ordinary (pageable) host vectors as the article does; \"pinned\" uses page-locked host buffers (cuMemAllocHost) for the same copies.".into(),
@@ -378,6 +384,7 @@ fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
             x: n as f64,
             work: Work::Bytes(bytes),
             best_kernel: best,
+            best_name: None,
             max_error,
             torch: find_anchor(&ctx.anchor, "sigmoid", &n.to_string(), "f32").cloned(),
             in_l2: bytes <= ctx.l2_bytes,
@@ -397,6 +404,7 @@ fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
             Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
         ],
         rows,
+        ladder: Vec::new(),
         x_base: 10.0,
         notes: vec!["8 bytes per element (one read, one write).".into()],
     })
@@ -437,6 +445,7 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
             x: n as f64,
             work: Work::Bytes(bytes),
             best_kernel: "gpu",
+            best_name: None,
             max_error,
             torch: find_anchor(&ctx.anchor, "mat_add", &n.to_string(), "f32").cloned(),
             in_l2: bytes <= ctx.l2_bytes,
@@ -455,6 +464,7 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
             Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
         ],
         rows,
+        ladder: Vec::new(),
         x_base: 2.0,
         notes: vec!["12 bytes per element.".into()],
     })
@@ -505,6 +515,8 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
         }
         let best = fastest(&times, &f32_keys);
         let best_kernel = variants.iter().find(|v| v.0 == best).map(|v| v.2);
+        let best_name = variants.iter().find(|v| v.0 == best).map_or("naive (article)", |v| v.1);
+        times.insert("gpu_best", times[best]);
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -525,7 +537,8 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
             label: format!("{n}"),
             x: n as f64,
             work: Work::Flops(matmul_flops(n, n, n)),
-            best_kernel: best,
+            best_kernel: "gpu_best",
+            best_name: Some(best_name),
             max_error,
             torch: find_anchor(&ctx.anchor, "matmul", &n.to_string(), "f32").cloned(),
             in_l2: false,
@@ -539,8 +552,11 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
         Series { key: "cpu_nalgebra", header: "CPU nalgebra (1 thread)", gpu: false },
         Series { key: "gpu_naive", header: "GPU naive kernel (article)", gpu: true },
     ];
-    for &(key, header, _, _) in &variants {
-        series.push(Series { key, header, gpu: true });
+    series.push(Series { key: "gpu_best", header: "GPU fastest f32 kernel", gpu: true });
+    for &(key, header, _, reduced) in &variants {
+        if reduced {
+            series.push(Series { key, header, gpu: true });
+        }
     }
     series.push(Series { key: "gpu_e2e", header: "GPU + copies (fastest kernel)", gpu: true });
     Ok(OpReport {
@@ -549,6 +565,7 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
         x_label: "matrix size N (N×N by N×N, f32)",
         series,
         rows,
+        ladder: std::iter::once(("gpu_naive", "naive (article)")).chain(variants.iter().map(|v| (v.0, v.1))).collect(),
         x_base: 2.0,
         notes: vec![
             "2·N³ FLOP per product. The CPU loop runs up to N = 1024; the reference for larger N is nalgebra (checked against the loop at the smaller sizes).".into(),
@@ -608,6 +625,7 @@ fn dense(ctx: &Ctx) -> Res<OpReport> {
             x: (batch * in_f * out_f) as f64,
             work: Work::Flops(matmul_flops(batch, out_f, in_f)),
             best_kernel: best,
+            best_name: None,
             max_error,
             torch: find_anchor(&ctx.anchor, "linear_sigmoid", &shape, "f32").cloned(),
             in_l2: false,
@@ -628,6 +646,7 @@ fn dense(ctx: &Ctx) -> Res<OpReport> {
             Series { key: "gpu_e2e", header: "GPU + copies (x up, y down)", gpu: true },
         ],
         rows,
+        ladder: Vec::new(),
         x_base: 10.0,
         notes: vec!["Shapes are batch×in→out, those of the PyTorch anchor's linear+sigmoid. Weights stay on the device in the \"+ copies\" series.".into()],
     })
@@ -661,8 +680,9 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
     }
     let _ = writeln!(md);
     let present: Vec<&Series> = op.series.iter().filter(|s| op.rows.iter().any(|r| r.times.contains_key(s.key))).collect();
-    let mut header = String::from("| size |");
-    let mut rule = String::from("|---:|");
+    let named = op.rows.iter().any(|r| r.best_name.is_some());
+    let mut header = String::from(if named { "| size | fastest f32 kernel |" } else { "| size |" });
+    let mut rule = String::from(if named { "|---:|:---|" } else { "|---:|" });
     for s in &present {
         let _ = write!(header, " {} |", s.header);
         rule.push_str("---:|");
@@ -677,6 +697,9 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
     let _ = writeln!(md, "{header}\n{rule}");
     for row in &op.rows {
         let mut line = format!("| {}{} |", row.label, if row.in_l2 { " †" } else { "" });
+        if named {
+            let _ = write!(line, " {} |", row.best_name.unwrap_or("—"));
+        }
         for s in &present {
             match row.times.get(s.key) {
                 Some(&t) if s.key == row.best_kernel => {
@@ -719,6 +742,29 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
         let _ = writeln!(md, "{line}");
     }
     let _ = writeln!(md, "\nBold: the fastest GPU kernel at that size (used for the speedups, throughput and \"+ copies\").\n");
+    if !op.ladder.is_empty() {
+        let _ = writeln!(md, "Every GPU kernel at every size, TFLOP/s (kernel time by events; each checked against nalgebra first: f32 kernels to a relative error of 1e-5, reduced-precision ones to 5e-3):\n");
+        let mut header = String::from("| kernel |");
+        let mut rule = String::from("|:---|");
+        for row in &op.rows {
+            let _ = write!(header, " {} |", row.label);
+            rule.push_str("---:|");
+        }
+        let _ = writeln!(md, "{header}\n{rule}");
+        for &(key, name) in &op.ladder {
+            let mut line = format!("| {name} |");
+            for row in &op.rows {
+                match row.times.get(key) {
+                    Some(&t) => {
+                        let _ = write!(line, " {:.2} |", rate(row, t));
+                    }
+                    None => line.push_str(" — |"),
+                }
+            }
+            let _ = writeln!(md, "{line}");
+        }
+        let _ = writeln!(md);
+    }
 }
 
 /// The article's two findings, stated from this run's numbers.
