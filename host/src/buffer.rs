@@ -1,10 +1,10 @@
 //! Typed device memory: `DeviceVector<T>` (a length) and `DeviceMatrix` (row-major f32 with its
 //! shape), so shapes are checked once, at construction, and ops check them against each other.
 //!
-//! Copies name their direction (`from_host`, `to_host`). Every copy first waits for the GPU's
-//! stream, so a download never reads a buffer a queued kernel is still writing.
+//! Copies name their direction (`from_host`, `to_host`). Copies run on the GPU's own stream
+//! (ordered after the kernels queued there) and are waited for before returning.
 
-use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy};
+use cust::memory::{DeviceBuffer, DeviceCopy};
 use nalgebra::DMatrix;
 
 use std::sync::Arc;
@@ -47,10 +47,9 @@ fn alloc<T: DeviceCopy>(gpu: &Gpu, len: usize, op: &'static str) -> Result<Devic
 impl<T: DeviceCopy> DeviceVector<T> {
     /// Copies `data` to a new device array.
     pub fn from_host(gpu: &Gpu, data: &[T]) -> Result<Self> {
-        let mut buf = alloc(gpu, data.len(), "DeviceVector::from_host")?;
-        gpu.synchronize()?;
-        buf.copy_from(data).during("cuMemcpyHtoD")?;
-        Ok(DeviceVector { buf, owner: gpu.shared() })
+        let mut v = DeviceVector { buf: alloc(gpu, data.len(), "DeviceVector::from_host")?, owner: gpu.shared() };
+        v.upload(gpu, data)?;
+        Ok(v)
     }
 
     /// A device array whose contents are whatever the allocator left: for outputs a kernel
@@ -82,22 +81,41 @@ impl<T: DeviceCopy> DeviceVector<T> {
                 got: format!("{}", data.len()),
             });
         }
+        self.upload(gpu, data)
+    }
+
+    /// Host → device on the GPU's own stream, then waits: copies never touch the legacy default
+    /// stream, which would conflict with a CUDA-graph capture running on another thread.
+    fn upload(&mut self, gpu: &Gpu, data: &[T]) -> Result<()> {
+        debug_assert_eq!(data.len(), self.len());
+        if data.is_empty() {
+            return Ok(());
+        }
         gpu.bind()?;
-        gpu.synchronize()?;
-        self.buf.copy_from(data).during("cuMemcpyHtoD")
+        // SAFETY: `data` covers exactly the buffer's bytes and outlives the copy (we wait below).
+        let r = unsafe {
+            cust::sys::cuMemcpyHtoDAsync_v2(self.device_ptr(), data.as_ptr().cast(), std::mem::size_of_val(data), gpu.stream().as_inner())
+        };
+        crate::error::check(r, "cuMemcpyHtoDAsync")?;
+        gpu.synchronize()
     }
 
     /// Copies the array back, after the GPU's queued work finishes.
     pub fn to_host(&self, gpu: &Gpu) -> Result<Vec<T>> {
+        let mut out: Vec<T> = Vec::with_capacity(self.len());
+        if self.is_empty() {
+            return Ok(out);
+        }
         gpu.bind()?;
-        gpu.synchronize()?;
-        let mut out = Vec::with_capacity(self.len());
-        // SAFETY: `copy_to` writes all `len` elements before they are read.
-        #[allow(clippy::uninit_vec)]
-        unsafe {
-            out.set_len(self.len())
+        // SAFETY: the copy is ordered after the stream's queued work and fills the capacity
+        // (`len` elements) before `set_len`; we wait for it first.
+        let r = unsafe {
+            cust::sys::cuMemcpyDtoHAsync_v2(out.as_mut_ptr().cast(), self.device_ptr(), self.len() * size_of::<T>(), gpu.stream().as_inner())
         };
-        self.buf.copy_to(&mut out[..]).during("cuMemcpyDtoH")?;
+        crate::error::check(r, "cuMemcpyDtoHAsync")?;
+        gpu.synchronize()?;
+        // SAFETY: the synchronized copy wrote all `len` elements.
+        unsafe { out.set_len(self.len()) };
         Ok(out)
     }
 
