@@ -13,6 +13,7 @@
 
 pub mod bench;
 pub mod buffer;
+pub mod buffer_bf16;
 pub mod context;
 pub mod error;
 pub mod launch;

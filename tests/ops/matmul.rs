@@ -1,4 +1,5 @@
-use host::ops::matmul::{Activation, Epilogue, GemmKernel, MatmulKernel, Transpose, gemm, matmul, matmul_into};
+use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
+use host::ops::matmul::{Activation, Epilogue, GemmKernel, MatmulKernel, Transpose, gemm, gemm_bf16, matmul, matmul_into};
 use host::DeviceVector;
 use integration_tests::assert_close;
 use host::{DeviceMatrix, Error, reference};
@@ -7,6 +8,18 @@ use integration_tests::{Suite, assert_close_scaled, expect_err, gpu, matmul_magn
 /// (m, k, n): vectors, odd sizes, around the 16×16 block, one large.
 const SHAPES: &[(usize, usize, usize)] =
     &[(1, 1, 1), (1, 1000, 1), (1, 64, 1000), (1000, 64, 1), (7, 13, 5), (17, 31, 33), (65, 129, 63), (255, 257, 129), (1024, 1024, 1024)];
+
+/// (m, k, n) for every GEMM rung: a single element; odd sizes below one tile; sizes just past
+/// the 32/64/128 tiles with k not a multiple of 16 (and strides not multiples of 4, so the
+/// one-element load paths run); multiples of 4 with ragged tiles (16-byte load paths with
+/// tails); an exact 128 multiple; a long k.
+const GEMM_SHAPES: &[(usize, usize, usize)] =
+    &[(1, 1, 1), (17, 33, 9), (129, 65, 257), (130, 67, 131), (200, 96, 136), (256, 64, 128), (33, 1000, 7)];
+
+/// TF32 rounds each input to 11 significant bits (relative error ≤ 2⁻¹¹), so each product is
+/// off by up to ~1e-3 of |a||b|; with f32 accumulation the sum's error stays well under
+/// 2e-3·Σ|a||b|.
+pub const TF32_TOL: f64 = 2e-3;
 
 /// f32 with a different summation order than the reference: the error of a dot product of
 /// length k is about √k·2⁻²⁴ of Σ|a||b| (random signs); 1e-5 of it holds to k ≈ 10⁵.
@@ -28,14 +41,46 @@ pub fn register(s: &mut Suite) {
     for &shape in SHAPES {
         s.gpu(format!("matmul::Naive::{}x{}x{}", shape.0, shape.1, shape.2), move |g, rng| check_matmul(g, rng, MatmulKernel::Naive, shape, F32_TOL));
     }
-    for kernel in [GemmKernel::Naive, GemmKernel::Auto] {
+    for kernel in GemmKernel::LADDER.into_iter().chain([GemmKernel::Auto]) {
+        let tol = GemmTol::of(kernel);
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-            for &(m, k, n) in &[(1usize, 1usize, 1usize), (17, 33, 9), (129, 65, 257)] {
+            for &(m, k, n) in GEMM_SHAPES {
                 s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
-                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)
                 });
             }
         }
+        // Overwrite (β = 0, output poisoned with NaN) with bias and ReLU: the dense layer's
+        // forward x·Wᵀ, and the two backward products dY·W and dYᵀ·x, at MLP-like shapes
+        // (n = 10 and k = 10 are not multiples of 4: the one-element load paths).
+        for &((m, k, n), (ta, tb), act, bias) in &[
+            ((256, 784, 1024), (false, true), Activation::Relu, true),
+            ((256, 1024, 10), (false, true), Activation::Identity, true),
+            ((256, 10, 1024), (false, false), Activation::Identity, false),
+            ((10, 256, 1024), (true, false), Activation::Identity, false),
+            ((1024, 256, 784), (true, false), Activation::Sigmoid, false),
+        ] {
+            s.gpu(format!("gemm::{kernel:?}::mlp::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm(g, rng, kernel, (m, k, n), (ta, tb), act, bias, 1.0, 0.0, tol)
+            });
+        }
+    }
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]) {
+            s.gpu(format!("gemm_bf16::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                check_gemm_bf16(g, rng, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
+            });
+        }
+    }
+    for kernel in [GemmKernel::Auto, GemmKernel::Tf32] {
+        s.gpu(format!("matmul::Gemm({kernel:?})::odd_and_large"), move |g, rng| {
+            for &shape in &[(7, 13, 5), (255, 257, 129), (1024, 1024, 1024)] {
+                let tol = if kernel.is_reduced_precision() { TF32_TOL } else { F32_TOL };
+                check_matmul(g, rng, MatmulKernel::Gemm(kernel), shape, tol)?;
+            }
+            Ok(())
+        });
     }
     s.gpu("gemm::shape_errors", |g, _| {
         let a = gpu(DeviceMatrix::zeros(g, 4, 3))?;
@@ -79,7 +124,65 @@ pub fn register(s: &mut Suite) {
     });
 }
 
-/// Checks one GEMM configuration (layouts, epilogue) against the f64 reference.
+/// Checks [`gemm_bf16`]: inputs drawn in f32, rounded to bf16 (so the f64 reference sees exactly
+/// what the tensor cores multiply); products of bf16 are exact in f32, so what remains is f32
+/// accumulation error, bounded as for the f32 kernels (with a looser 1e-4·√k absolute term for the
+/// tensor cores' internal accumulation order). C is poisoned with NaN when β = 0.
+#[allow(clippy::too_many_arguments)]
+pub fn check_gemm_bf16(
+    g: &host::Gpu,
+    rng: &mut rand::rngs::StdRng,
+    (m, k, n): (usize, usize, usize),
+    (ta, tb): (bool, bool),
+    act: Activation,
+    with_bias: bool,
+    alpha: f32,
+    beta: f32,
+) -> Result<(), String> {
+    let round = |v: Vec<f32>| v.into_iter().map(|x| bf16_to_f32(f32_to_bf16(x))).collect::<Vec<f32>>();
+    let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
+    let a = round(uniform(rng, m * k, -1.0, 1.0));
+    let b = round(uniform(rng, k * n, -1.0, 1.0));
+    let c0 = uniform(rng, m * n, -1.0, 1.0);
+    let bias = uniform(rng, n, -1.0, 1.0);
+    let da = gpu(DeviceMatrixBf16::from_f32(g, ashape.0, ashape.1, &a))?;
+    let db = gpu(DeviceMatrixBf16::from_f32(g, bshape.0, bshape.1, &b))?;
+    if gpu(da.to_f32(g))? != a {
+        return Err("bf16 upload does not round-trip already-rounded values".into());
+    }
+    let dbias = gpu(DeviceVector::from_host(g, &bias))?;
+    let mut dc = gpu(DeviceMatrix::from_host(g, m, n, &c0))?;
+    if beta == 0.0 {
+        dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
+    }
+    let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+    let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
+    gpu(gemm_bf16(g, &da, t(ta), &db, t(tb), epi, &mut dc))?;
+    let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
+    let atol = 1e-4 * (k as f64).sqrt().max(1.0);
+    assert_close(&format!("gemm_bf16 ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, 1e-4, atol)
+}
+
+/// Error bounds of a GEMM kernel against the f64 reference: |got − want| ≤ max(rtol·|want|,
+/// atol·√k).
+#[derive(Debug, Clone, Copy)]
+pub struct GemmTol {
+    pub rtol: f64,
+    pub atol: f64,
+}
+
+impl GemmTol {
+    /// f32 inputs: pre-activation values are O(√k) and f32 summation error ≲ √k·2⁻²⁴·k, so 1e-5·√k
+    /// holds with a wide margin; the activations are 1-Lipschitz. TF32: products carry ~1e-3
+    /// relative error with random signs, so the sum is off by ~1e-3·√k·E|ab| (E|ab| = 1/4 here):
+    /// 2e-3·√k leaves a 8σ margin.
+    pub fn of(kernel: GemmKernel) -> GemmTol {
+        if kernel.is_reduced_precision() { GemmTol { rtol: 2e-3, atol: 2e-3 } } else { GemmTol { rtol: 1e-4, atol: 1e-5 } }
+    }
+}
+
+/// Checks one GEMM configuration (layouts, epilogue) against the f64 reference: fresh random
+/// inputs, C poisoned with NaN when β = 0 (so every output must be written).
 #[allow(clippy::too_many_arguments)]
 pub fn check_gemm(
     g: &host::Gpu,
@@ -91,6 +194,7 @@ pub fn check_gemm(
     with_bias: bool,
     alpha: f32,
     beta: f32,
+    tol: GemmTol,
 ) -> Result<(), String> {
     let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
     let a = uniform(rng, m * k, -1.0, 1.0);
@@ -108,7 +212,6 @@ pub fn check_gemm(
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
     gpu(gemm(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel))?;
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
-    // Pre-activation values are O(√k); f32 summation error ≲ √k·2⁻²⁴·k, and tanh is 1-Lipschitz.
-    let atol = 1e-5 * (k as f64).sqrt().max(1.0);
-    assert_close(&format!("gemm {kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, 1e-4, atol)
+    let atol = tol.atol * (k as f64).sqrt().max(1.0);
+    assert_close(&format!("gemm {kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, tol.rtol, atol)
 }

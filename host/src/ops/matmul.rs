@@ -12,8 +12,12 @@ use crate::launch::LaunchConfig;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MatmulKernel {
     /// One thread per output element, operands read from global memory (the article's kernel).
-    #[default]
     Naive,
+    /// The fastest FP32 GEMM ([`GemmKernel::Auto`]).
+    #[default]
+    Auto,
+    /// Any rung of the GEMM ladder, run with the identity epilogue.
+    Gemm(GemmKernel),
 }
 
 /// C = A·B (new output). A is m×k, B is k×n.
@@ -42,6 +46,8 @@ pub fn matmul_into(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut Device
             // SAFETY: shapes checked above; the grid covers m×n.
             unsafe { gpu.launch(&k::MATMUL_NAIVE_F32, cfg, &mut args) }
         }
+        MatmulKernel::Auto => gemm(gpu, a, Transpose::No, b, Transpose::No, Epilogue::default(), c, GemmKernel::Auto),
+        MatmulKernel::Gemm(g) => gemm(gpu, a, Transpose::No, b, Transpose::No, Epilogue::default(), c, g),
     }
 }
 
@@ -49,6 +55,7 @@ pub use kernels::math::Activation;
 use kernels::matmul::{GEMM_NAIVE_BLOCK, GemmParams};
 
 use crate::buffer::DeviceVector;
+use crate::buffer_bf16::DeviceMatrixBf16;
 
 /// Whether an operand is used as stored or transposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -87,20 +94,105 @@ impl<'a> Epilogue<'a> {
     }
 }
 
-/// Which GEMM kernel [`gemm`] runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which GEMM kernel [`gemm`] runs: the rungs of the ladder (see `kernels::matmul`). Every one
+/// takes any shape, layout and epilogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// Chosen for the device and shape.
+    /// The fastest FP32 kernel on the CUDA cores ([`GemmKernel::WarpTiled`]). Tensor-core
+    /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are
+    /// only run when asked for.
     #[default]
     Auto,
     /// One thread per output, any layout (the reference).
     Naive,
+    /// 32×32 tiles in shared memory, one output per thread.
+    SmemTiled,
+    /// 64×64 block tile, a column of 8 outputs per thread.
+    BlockTile1d,
+    /// 128×128 block tile, 8×8 outputs per thread.
+    BlockTile2d,
+    /// + 16-byte global loads, k-major padded shared tiles read 16 bytes at a time.
+    Vectorized,
+    /// + two shared-memory stages.
+    DoubleBuffered,
+    /// + warp tiling: the FP32 default.
+    WarpTiled,
+    /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
+    /// relative error per product).
+    Tf32,
+}
+
+impl GemmKernel {
+    /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
+    pub const LADDER: [GemmKernel; 8] = [
+        GemmKernel::Naive,
+        GemmKernel::SmemTiled,
+        GemmKernel::BlockTile1d,
+        GemmKernel::BlockTile2d,
+        GemmKernel::Vectorized,
+        GemmKernel::DoubleBuffered,
+        GemmKernel::WarpTiled,
+        GemmKernel::Tf32,
+    ];
+
+    /// The kernel `Auto` resolves to (itself for the others).
+    pub fn resolve(self) -> GemmKernel {
+        match self {
+            GemmKernel::Auto => GemmKernel::WarpTiled,
+            k => k,
+        }
+    }
+
+    /// Whether the kernel rounds its inputs below f32 precision.
+    pub fn is_reduced_precision(self) -> bool {
+        matches!(self, GemmKernel::Tf32)
+    }
+
+    /// The PTX kernel and its launch configuration for an m×n output.
+    fn launch_config(self, m: usize, n: usize) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
+        use kernels::matmul as km;
+        let name = |k: &'static kernels::KernelInfo| k.name;
+        Ok(match self.resolve() {
+            GemmKernel::Auto | GemmKernel::WarpTiled => {
+                (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
+            }
+            GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
+            GemmKernel::SmemTiled => {
+                let t = km::SMEM_TILE as u32;
+                let cfg = LaunchConfig::for_2d("gemm_smem_f32", m, n, (t, t))?.with_shared_mem(km::SMEM_TILED_SHARED);
+                (&km::GEMM_SMEM_F32, cfg)
+            }
+            GemmKernel::BlockTile1d => {
+                (&km::GEMM_BT1D_F32, tile_grid("gemm_bt1d_f32", m, n, (km::BT1D_BM, km::BT1D_BN), km::BT1D_THREADS, km::BT1D_SHARED)?)
+            }
+            GemmKernel::BlockTile2d => {
+                (&km::GEMM_BT2D_F32, tile_grid("gemm_bt2d_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_1)?)
+            }
+            GemmKernel::Vectorized => {
+                (&km::GEMM_VEC4_F32, tile_grid("gemm_vec4_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_1)?)
+            }
+            GemmKernel::DoubleBuffered => {
+                (&km::GEMM_DB_F32, tile_grid("gemm_db_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
+            }
+            GemmKernel::Tf32 => {
+                (&km::GEMM_MMA_TF32, tile_grid("gemm_mma_tf32", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_SHARED)?)
+            }
+        })
+    }
+}
+
+/// A block per `tile` of an m×n output (x along n), `threads` threads in x, `shared` bytes.
+fn tile_grid(op: &'static str, m: usize, n: usize, (bm, bn): (usize, usize), threads: u32, shared: u32) -> Result<LaunchConfig> {
+    let mut cfg = LaunchConfig::for_2d(op, m.div_ceil(bm), n.div_ceil(bn), (1, 1))?;
+    cfg.block = crate::launch::Dim3::x(threads);
+    Ok(cfg.with_shared_mem(shared))
 }
 
 /// C (m×n) = act(α·op(A)·op(B) + bias + β·C), where op(A) is m×k and op(B) is k×n.
 ///
 /// This is what the layers use: forward x·Wᵀ (`tb = Yes`), input gradient dY·W, weight gradient
 /// dYᵀ·x (`ta = Yes`).
+#[allow(clippy::too_many_arguments)]
 pub fn gemm(
     gpu: &Gpu,
     a: &DeviceMatrix,
@@ -111,20 +203,69 @@ pub fn gemm(
     c: &mut DeviceMatrix,
     kernel: GemmKernel,
 ) -> Result<()> {
-    let (m, ka) = if ta == Transpose::Yes { (a.cols(), a.rows()) } else { a.shape() };
-    let (kb, n) = if tb == Transpose::Yes { (b.cols(), b.rows()) } else { b.shape() };
-    expect_shape("gemm", "inner dimension of op(B) (= that of op(A))", ka, kb)?;
-    expect_shape("gemm", "output shape", (m, n), c.shape())?;
+    let Some(params) = gemm_params("gemm", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
+        return Ok(());
+    };
+    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
+    let (info, cfg) = kernel.launch_config(params.m as usize, params.n as usize)?;
+    let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+    let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
+    // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); shapes were checked, the
+    // strides address only inside A and B, the grid covers C and the shared memory is what the
+    // kernel's constants ask for. The kernels bounds-check every tile against m, n, k.
+    unsafe { gpu.launch(info, cfg, &mut args) }
+}
+
+/// [`gemm`] with bf16 A and B on the BF16 tensor cores (`mma.sync`), f32 accumulation, f32 C
+/// and bias. Any shape and layout.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_bf16(
+    gpu: &Gpu,
+    a: &DeviceMatrixBf16,
+    ta: Transpose,
+    b: &DeviceMatrixBf16,
+    tb: Transpose,
+    epilogue: Epilogue<'_>,
+    c: &mut DeviceMatrix,
+) -> Result<()> {
+    let Some(params) = gemm_params("gemm_bf16", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
+        return Ok(());
+    };
+    use kernels::matmul as km;
+    let cfg = tile_grid("gemm_mma_bf16", params.m as usize, params.n as usize, (km::BF16_BM, km::BF16_BN), km::BF16_THREADS, km::BF16_SHARED)?;
+    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
+    let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+    let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
+    // SAFETY: `gemm_mma_bf16` takes (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
+    // checked and the strides address only inside A and B; the kernel bounds-checks its tiles.
+    unsafe { gpu.launch(&km::GEMM_MMA_BF16, cfg, &mut args) }
+}
+
+/// Checks the shapes of a GEMM and builds its parameters; `None` when C is empty (nothing to
+/// launch).
+fn gemm_params(
+    op: &'static str,
+    a: (usize, usize),
+    ta: Transpose,
+    b: (usize, usize),
+    tb: Transpose,
+    epilogue: &Epilogue<'_>,
+    c: (usize, usize),
+) -> Result<Option<GemmParams>> {
+    let (m, ka) = if ta == Transpose::Yes { (a.1, a.0) } else { a };
+    let (kb, n) = if tb == Transpose::Yes { (b.1, b.0) } else { b };
+    expect_shape(op, "inner dimension of op(B) (= that of op(A))", ka, kb)?;
+    expect_shape(op, "output shape", (m, n), c)?;
     if let Some(bias) = epilogue.bias {
-        expect_shape("gemm", "bias length (= n)", n, bias.len())?;
+        expect_shape(op, "bias length (= n)", n, bias.len())?;
     }
     if m == 0 || n == 0 {
-        return Ok(());
+        return Ok(None);
     }
     let strides = |t: Transpose, cols: usize| if t == Transpose::Yes { (1u64, cols as u64) } else { (cols as u64, 1u64) };
-    let (a_row_stride, a_col_stride) = strides(ta, a.cols());
-    let (b_row_stride, b_col_stride) = strides(tb, b.cols());
-    let params = GemmParams {
+    let (a_row_stride, a_col_stride) = strides(ta, a.1);
+    let (b_row_stride, b_col_stride) = strides(tb, b.1);
+    Ok(Some(GemmParams {
         m: m as u64,
         n: n as u64,
         k: ka as u64,
@@ -137,15 +278,5 @@ pub fn gemm(
         beta: epilogue.beta,
         act: epilogue.act as u32,
         has_bias: u32::from(epilogue.bias.is_some()),
-    };
-    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
-    match kernel {
-        GemmKernel::Auto | GemmKernel::Naive => {
-            let cfg = LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?;
-            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
-            // SAFETY: shapes checked above; strides address only inside A and B; grid covers C.
-            unsafe { gpu.launch(&k::GEMM_NAIVE_F32, cfg, &mut args) }
-        }
-    }
+    }))
 }

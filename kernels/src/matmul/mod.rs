@@ -1,39 +1,56 @@
-//! Matrix multiplication C = A·B (row-major, f32).
+//! Matrix multiplication: the GEMM ladder, one file per variant.
+//!
+//! Every GEMM kernel computes C[m×n] = act(α·op(A)·op(B) + bias + β·C) for any shape and any
+//! operand layout (transposes are strides, see [`GemmParams`]), with the same epilogue
+//! ([`gemm_epilogue`]). The rungs, slowest to fastest:
+//!
+//! | file | kernel | idea |
+//! | --- | --- | --- |
+//! | `naive.rs` | [`gemm_naive_f32`] | one thread per output, operands from global memory |
+//! | `tiled.rs` | [`gemm_smem_f32`] | 32×32 tiles staged in shared memory |
+//! | `blocktile_1d.rs` | [`gemm_bt1d_f32`] | each thread computes a column of 8 outputs |
+//! | `simt.rs` | [`gemm_bt2d_f32`] | 8×8 outputs per thread from registers (2-D blocking) |
+//! | `simt.rs` | [`gemm_vec4_f32`] | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |
+//! | `simt.rs` | [`gemm_db_f32`] | + two shared-memory stages (next tile prefetched into registers) |
+//! | `simt.rs` | [`gemm_warptile_f32`] | + warp tiling (conflict-free shared reads): the FP32 default |
+//! | `mma_tf32.rs` | [`gemm_mma_tf32`] | TF32 tensor cores (`mma.sync.m16n8k8`), f32 accumulation |
+//! | `mma_bf16.rs` | [`gemm_mma_bf16`] | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation |
 
-use crate::kernel;
-#[cfg(target_arch = "nvptx64")]
-use crate::thread;
-
-/// Block shape (x = columns of C, y = rows) of [`matmul_naive_f32`].
-pub const NAIVE_BLOCK: (u32, u32) = (16, 16);
-
-/// The article's naive matmul: one thread per element of C, reading a row of A and a column of B
-/// from global memory.
-///
-/// # Safety
-/// `a` is `m×k`, `b` is `k×n`, `c` is `m×n`, all row-major f32 on the device; `c` is disjoint.
-///
-/// # Thread mapping
-/// x → column of C (so a warp reads B and writes C contiguously), y → row.
-#[kernel]
-pub unsafe fn matmul_naive_f32(a: *const f32, b: *const f32, c: *mut f32, m: usize, n: usize, k: usize) {
-    let (col, row) = thread::index_2d();
-    if row < m && col < n {
-        let mut acc = 0.0f32;
-        for p in 0..k {
-            // SAFETY: row < m, col < n, p < k.
-            acc += unsafe { *a.add(row * k + p) * *b.add(p * n + col) };
-        }
-        // SAFETY: in bounds as above.
-        unsafe { *c.add(row * n + col) = acc };
-    }
+/// Repeats a block once per listed constant, binding it to `$i`: a loop the compiler must
+/// unroll, so register arrays indexed by `$i` stay in registers (a run-time index would move them
+/// to local memory).
+#[allow(unused_macros)]
+macro_rules! unroll {
+    ($i:ident in [$($n:literal),* $(,)?] $body:block) => {
+        $( { #[allow(non_upper_case_globals)] const $i: usize = $n; $body } )*
+    };
 }
+
+mod blocktile_1d;
+#[cfg(target_arch = "nvptx64")]
+mod common;
+mod mma_bf16;
+mod mma_tf32;
+mod naive;
+mod pipeline;
+mod simt;
+mod tiled;
+
+pub use blocktile_1d::*;
+pub use mma_bf16::*;
+pub use mma_tf32::*;
+pub use naive::*;
+pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS};
+pub use simt::*;
+pub use tiled::*;
 
 /// Shape, layout and epilogue of a general matrix product
 /// C[m×n] = act(α·op(A)·op(B) + bias + β·C), shared by every GEMM kernel and its host launcher.
 ///
 /// Operands are addressed through strides, so op(A) = Aᵀ is just swapped strides: element
-/// (i, p) of op(A) lives at `a[i·a_row_stride + p·a_col_stride]`.
+/// (i, p) of op(A) lives at `a[i·a_row_stride + p·a_col_stride]`. The tiled kernels read 16 bytes
+/// at a time along whichever stride is 1, when the other stride keeps those reads aligned; any
+/// strides stay correct (they fall back to one element at a time).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GemmParams {
@@ -55,35 +72,6 @@ pub struct GemmParams {
     pub has_bias: u32,
 }
 
-/// Block shape of [`gemm_naive_f32`].
-pub const GEMM_NAIVE_BLOCK: (u32, u32) = (16, 16);
-
-/// Reference GEMM for any layout and epilogue: one thread per element of C.
-///
-/// # Safety
-/// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
-/// strides address; `c` is disjoint from the inputs.
-///
-/// # Thread mapping
-/// x → column of C, y → row.
-#[kernel]
-pub unsafe fn gemm_naive_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
-    let (col, row) = thread::index_2d();
-    let (m, n) = (p.m as usize, p.n as usize);
-    if row < m && col < n {
-        let mut acc = 0.0f32;
-        for q in 0..p.k as usize {
-            // SAFETY: row < m, col < n, q < k; strides describe the caller's buffers.
-            acc += unsafe {
-                *a.add(row * p.a_row_stride as usize + q * p.a_col_stride as usize)
-                    * *b.add(q * p.b_row_stride as usize + col * p.b_col_stride as usize)
-            };
-        }
-        // SAFETY: (row, col) is inside C.
-        unsafe { gemm_epilogue(c, bias, &p, row, col, acc) };
-    }
-}
-
 /// Applies α, bias, β·C and the activation to one accumulator and stores it. Shared by every
 /// GEMM kernel so their epilogues cannot drift apart.
 ///
@@ -97,6 +85,7 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
         // SAFETY: col < n.
         v += unsafe { *bias.add(col) };
     }
+    // SAFETY: (row, col) is inside C.
     let dst = unsafe { c.add(row * p.ldc as usize + col) };
     if p.beta != 0.0 {
         // SAFETY: inside C.
@@ -104,4 +93,48 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
     }
     // SAFETY: inside C.
     unsafe { *dst = crate::math::Activation::from_code(p.act).apply(v) };
+}
+
+/// [`gemm_epilogue`] for four adjacent outputs (row, col..col+4): 16-byte accesses to C (and to
+/// the bias) when all four are inside C and aligned, else element by element with bounds checks.
+/// Rows at or past m are skipped.
+///
+/// # Safety
+/// `c` holds m rows of `ldc` floats; `bias` has n entries when `p.has_bias != 0`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: [f32; 4]) {
+    use crate::vector::F32x4;
+    let (m, n) = (p.m as usize, p.n as usize);
+    if row >= m {
+        return;
+    }
+    let fast = col % 4 == 0
+        && col + 4 <= n
+        && p.ldc % 4 == 0
+        && c as usize % 16 == 0
+        && (p.has_bias == 0 || bias as usize % 16 == 0);
+    if fast {
+        let act = crate::math::Activation::from_code(p.act);
+        let mut v = F32x4(acc).map(|x| p.alpha * x);
+        if p.has_bias != 0 {
+            // SAFETY: col + 4 ≤ n and bias + col is 16-byte aligned (checked above).
+            v = v.zip(unsafe { *(bias.add(col) as *const F32x4) }, |x, b| x + b);
+        }
+        // SAFETY: row < m, col + 4 ≤ n, and the address is 16-byte aligned (checked above).
+        let dst = unsafe { c.add(row * p.ldc as usize + col) } as *mut F32x4;
+        if p.beta != 0.0 {
+            // SAFETY: as above.
+            v = v.zip(unsafe { *dst }, |x, y| x + p.beta * y);
+        }
+        // SAFETY: as above.
+        unsafe { *dst = v.map(|x| act.apply(x)) };
+        return;
+    }
+    for (j, &a) in acc.iter().enumerate() {
+        if col + j < n {
+            // SAFETY: (row, col + j) is inside C.
+            unsafe { gemm_epilogue(c, bias, p, row, col + j, a) };
+        }
+    }
 }

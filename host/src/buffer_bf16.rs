@@ -1,0 +1,85 @@
+//! bf16 device matrices: `DeviceMatrixBf16` holds a row-major matrix as raw bf16 bits (`u16`),
+//! for the BF16 tensor-core GEMM. The host converts with round-to-nearest-even.
+
+use crate::buffer::DeviceVector;
+use crate::context::Gpu;
+use crate::error::{Error, Result};
+
+/// f32 → bf16 bits, rounding to nearest (ties to even); NaN stays NaN, ±∞ stays ±∞.
+pub fn f32_to_bf16(x: f32) -> u16 {
+    let bits = x.to_bits();
+    if x.is_nan() {
+        return ((bits >> 16) as u16) | 0x0040; // keep the sign, force a quiet NaN
+    }
+    let rounding = 0x7fff + ((bits >> 16) & 1);
+    (bits.wrapping_add(rounding) >> 16) as u16
+}
+
+/// bf16 bits → f32 (exact).
+pub fn bf16_to_f32(h: u16) -> f32 {
+    f32::from_bits(u32::from(h) << 16)
+}
+
+/// A row-major `rows × cols` bf16 matrix on the device.
+pub struct DeviceMatrixBf16 {
+    data: DeviceVector<u16>,
+    rows: usize,
+    cols: usize,
+}
+
+impl DeviceMatrixBf16 {
+    /// Rounds row-major f32 `data` (`rows·cols` values) to bf16 and copies it to the device.
+    pub fn from_f32(gpu: &Gpu, rows: usize, cols: usize, data: &[f32]) -> Result<Self> {
+        match rows.checked_mul(cols) {
+            Some(n) if n == data.len() => {}
+            _ => return Err(Error::DataLength { op: "DeviceMatrixBf16::from_f32", rows, cols, len: data.len() }),
+        }
+        let bits: Vec<u16> = data.iter().map(|&x| f32_to_bf16(x)).collect();
+        Ok(DeviceMatrixBf16 { data: DeviceVector::from_host(gpu, &bits)?, rows, cols })
+    }
+
+    /// The contents widened back to f32 (exact), row-major.
+    pub fn to_f32(&self, gpu: &Gpu) -> Result<Vec<f32>> {
+        Ok(self.data.to_host(gpu)?.into_iter().map(bf16_to_f32).collect())
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// `(rows, cols)`.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// The device address, as kernels take it.
+    pub fn device_ptr(&self) -> u64 {
+        self.data.device_ptr()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bf16_rounding() {
+        assert_eq!(f32_to_bf16(1.0), 0x3f80);
+        assert_eq!(bf16_to_f32(f32_to_bf16(-2.5)), -2.5);
+        // 1 + 2⁻⁸ is halfway between 1 and 1 + 2⁻⁷: ties to even (1.0).
+        assert_eq!(f32_to_bf16(1.0 + 1.0 / 256.0), 0x3f80);
+        // Just above halfway rounds up.
+        assert_eq!(f32_to_bf16(f32::from_bits(0x3f80_8001)), 0x3f81);
+        assert!(bf16_to_f32(f32_to_bf16(f32::NAN)).is_nan());
+        assert_eq!(bf16_to_f32(f32_to_bf16(f32::INFINITY)), f32::INFINITY);
+        assert_eq!(bf16_to_f32(f32_to_bf16(f32::MAX)), f32::INFINITY); // rounds past the largest bf16
+        for &x in &[0.1f32, -3.7, 1e-20, 6.5e4, 123.456] {
+            let r = bf16_to_f32(f32_to_bf16(x));
+            assert!(((r - x) / x).abs() <= 1.0 / 256.0, "{x} -> {r}");
+        }
+    }
+}

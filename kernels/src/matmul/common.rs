@@ -1,0 +1,203 @@
+//! Device helpers shared by the tiled GEMM kernels: an operand view that reads op(A) or op(B)
+//! four elements at a time, tile loaders that stage a block tile through registers into shared
+//! memory in either orientation, fused multiply-add, and the tensor-core instructions.
+
+use super::GemmParams;
+use crate::vector::F32x4;
+
+/// `a·b + c` with one rounding (`fma.rn.f32`). Plain `a * b + c` is two instructions and two
+/// roundings: Rust never contracts it.
+#[inline(always)]
+pub fn fma(a: f32, b: f32, c: f32) -> f32 {
+    core::intrinsics::fmaf32(a, b, c)
+}
+
+/// One operand of a GEMM as the tiled kernels see it: element (o, q) of op(X), where o runs
+/// along m (for A) or n (for B) and q along k, lives at `ptr[o·os + q·ks]`.
+#[derive(Clone, Copy)]
+pub struct Operand {
+    ptr: *const f32,
+    os: usize,
+    ks: usize,
+    outer: usize,
+    k: usize,
+    /// Elements consecutive in k are adjacent in memory (`ks == 1`); else consecutive in o are
+    /// taken to be (`os == 1`, checked by `vec`).
+    pub k_contig: bool,
+    /// 16-byte loads are allowed: the contiguous direction has stride 1, the other stride is a
+    /// multiple of 4 and the base is 16-byte aligned, so every quad that starts at a multiple of 4
+    /// is aligned.
+    vec: bool,
+}
+
+impl Operand {
+    #[inline(always)]
+    fn new(ptr: *const f32, os: u64, ks: u64, outer: u64, k: u64) -> Operand {
+        let k_contig = ks == 1;
+        let aligned = ptr as usize % 16 == 0;
+        let vec = aligned && if k_contig { os % 4 == 0 } else { os == 1 && ks % 4 == 0 };
+        Operand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, k_contig, vec }
+    }
+
+    /// Forces one-element loads (the ladder's rungs before vectorization).
+    #[inline(always)]
+    pub fn disable_vec(&mut self) {
+        self.vec = false;
+    }
+
+    /// op(A): o = row of C (m), q = k.
+    #[inline(always)]
+    pub fn a(ptr: *const f32, p: &GemmParams) -> Operand {
+        Operand::new(ptr, p.a_row_stride, p.a_col_stride, p.m, p.k)
+    }
+
+    /// op(B): o = column of C (n), q = k.
+    #[inline(always)]
+    pub fn b(ptr: *const f32, p: &GemmParams) -> Operand {
+        Operand::new(ptr, p.b_col_stride, p.b_row_stride, p.n, p.k)
+    }
+
+    /// Element (o, q), or 0 outside the matrix (zeros add nothing to the dot products, so tiles
+    /// that overhang k need no special case).
+    ///
+    /// # Safety
+    /// The strides describe the caller's buffer.
+    #[inline(always)]
+    pub unsafe fn get(&self, o: usize, q: usize) -> f32 {
+        if o < self.outer && q < self.k {
+            // SAFETY: inside the matrix.
+            unsafe { *self.ptr.add(o * self.os + q * self.ks) }
+        } else {
+            0.0
+        }
+    }
+
+    /// Four elements from (o, q) along the contiguous direction (k if `k_contig`, else o): one
+    /// 16-byte load when allowed and all four are inside the matrix, else four guarded loads.
+    /// `o` (or `q`) must be a multiple of 4 along the contiguous direction for the fast path.
+    ///
+    /// # Safety
+    /// As [`Operand::get`].
+    #[inline(always)]
+    pub unsafe fn quad(&self, o: usize, q: usize) -> F32x4 {
+        if self.k_contig {
+            if self.vec && o < self.outer && q + 4 <= self.k {
+                // SAFETY: inside row o; 16-byte aligned since os % 4 == 0 and q % 4 == 0.
+                return unsafe { *(self.ptr.add(o * self.os + q) as *const F32x4) };
+            }
+            // SAFETY: guarded loads.
+            unsafe { F32x4([self.get(o, q), self.get(o, q + 1), self.get(o, q + 2), self.get(o, q + 3)]) }
+        } else {
+            if self.vec && q < self.k && o + 4 <= self.outer {
+                // SAFETY: inside column q of the stored matrix; aligned as ks % 4 == 0, o % 4 == 0.
+                return unsafe { *(self.ptr.add(o + q * self.ks) as *const F32x4) };
+            }
+            // SAFETY: guarded loads.
+            unsafe { F32x4([self.get(o, q), self.get(o + 1, q), self.get(o + 2, q), self.get(o + 3, q)]) }
+        }
+    }
+
+    /// Where quad `idx` of an OUTER×BK tile starts (tile-relative (o, q)): consecutive quads
+    /// run along the contiguous direction, so a warp's loads coalesce.
+    #[inline(always)]
+    fn quad_pos<const OUTER: usize, const BK: usize>(&self, idx: usize) -> (usize, usize) {
+        if self.k_contig { (idx / (BK / 4), (idx % (BK / 4)) * 4) } else { ((idx % (OUTER / 4)) * 4, idx / (OUTER / 4)) }
+    }
+
+    /// Loads this thread's Q quads of the OUTER×BK tile at (o0, k0) into registers; NT threads
+    /// share the tile (OUTER·BK = 4·Q·NT).
+    ///
+    /// # Safety
+    /// As [`Operand::get`].
+    #[inline(always)]
+    pub unsafe fn load_tile<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize>(
+        &self,
+        o0: usize,
+        k0: usize,
+        tid: usize,
+    ) -> [F32x4; Q] {
+        let mut r = [F32x4([0.0; 4]); Q];
+        let mut j = 0;
+        while j < Q {
+            let (o, q) = self.quad_pos::<OUTER, BK>(tid + j * NT);
+            // SAFETY: forwarded.
+            r[j] = unsafe { self.quad(o0 + o, k0 + q) };
+            j += 1;
+        }
+        r
+    }
+
+    /// Stores quads from [`Operand::load_tile`] k-major: `s[q·LD + o]` (what the SIMT kernels
+    /// read: a row of the tile at fixed k). Quads along o are one 16-byte store.
+    ///
+    /// # Safety
+    /// `s` holds BK·LD floats of shared memory, LD ≥ OUTER, LD % 4 == 0.
+    #[inline(always)]
+    pub unsafe fn store_kmajor<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const LD: usize>(
+        &self,
+        r: &[F32x4; Q],
+        s: *mut f32,
+        tid: usize,
+    ) {
+        let mut j = 0;
+        while j < Q {
+            let (o, q) = self.quad_pos::<OUTER, BK>(tid + j * NT);
+            // SAFETY: o < OUTER, q + 3 < BK: inside the tile.
+            unsafe {
+                if self.k_contig {
+                    let v = r[j].0;
+                    *s.add(q * LD + o) = v[0];
+                    *s.add((q + 1) * LD + o) = v[1];
+                    *s.add((q + 2) * LD + o) = v[2];
+                    *s.add((q + 3) * LD + o) = v[3];
+                } else {
+                    *(s.add(q * LD + o) as *mut F32x4) = r[j];
+                }
+            }
+            j += 1;
+        }
+    }
+}
+
+/// f32 → TF32 (round to nearest, ties away: `cvt.rna.tf32.f32`), as the bits the tensor cores
+/// take.
+#[inline(always)]
+pub fn to_tf32(x: f32) -> u32 {
+    let y: u32;
+    // SAFETY: a register-only conversion.
+    unsafe { core::arch::asm!("cvt.rna.tf32.f32 {y}, {x};", y = out(reg32) y, x = in(reg32) x) };
+    y
+}
+
+/// D = A·B + D on one 16×8×8 TF32 tile (`mma.sync.aligned.m16n8k8`), the warp's 32 lanes
+/// together. Fragments: lane l holds A(l/4 + 8·(r%2), l%4 + 4·(r/2)) in a[r], B(l%4 + 4r, l/4)
+/// in b[r], and D(l/4 + 8·(r/2), 2·(l%4) + r%2) in d[r].
+#[inline(always)]
+pub fn mma_tf32(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+    // SAFETY: register-only; every lane of the warp executes it (callers keep it warp-uniform).
+    unsafe {
+        core::arch::asm!(
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{d0}, {d1}, {d2}, {d3}}};",
+            d0 = inout(reg32) d[0], d1 = inout(reg32) d[1], d2 = inout(reg32) d[2], d3 = inout(reg32) d[3],
+            a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
+            b0 = in(reg32) b[0], b1 = in(reg32) b[1],
+        )
+    };
+}
+
+/// D = A·B + D on one 16×8×16 BF16 tile (`mma.sync.aligned.m16n8k16`), f32 accumulation. Each
+/// 32-bit fragment word holds two bf16 adjacent in k (low half first): lane l holds
+/// A(l/4 + 8·(r%2), 2·(l%4) + 8·(r/2) + {0,1}) in a[r], B(2·(l%4) + 8r + {0,1}, l/4) in b[r],
+/// and D as for [`mma_tf32`].
+#[inline(always)]
+pub fn mma_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+    // SAFETY: register-only; every lane of the warp executes it (callers keep it warp-uniform).
+    unsafe {
+        core::arch::asm!(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{d0}, {d1}, {d2}, {d3}}};",
+            d0 = inout(reg32) d[0], d1 = inout(reg32) d[1], d2 = inout(reg32) d[2], d3 = inout(reg32) d[3],
+            a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
+            b0 = in(reg32) b[0], b1 = in(reg32) b[1],
+        )
+    };
+}

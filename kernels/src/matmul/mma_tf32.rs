@@ -1,0 +1,81 @@
+//! TF32 tensor cores: `mma.sync.aligned.m16n8k8` with f32 accumulation, on the `cp.async`
+//! pipeline of `pipeline.rs` (3 stages of 128×32 slices; 8 warps of 64×32). f32 values are copied
+//! to shared memory as they are and rounded to TF32 (nearest, ties away) when loaded into
+//! fragments.
+
+use super::GemmParams;
+#[cfg(target_arch = "nvptx64")]
+use super::common::{mma_tf32, to_tf32};
+use super::pipeline::{TC_BK, TC_BM, TC_BN, TC_THREADS, tc_region};
+#[cfg(target_arch = "nvptx64")]
+use super::pipeline::{TcKind, tc_gemm, tile_index};
+use crate::kernel;
+
+/// Rows of C per block.
+pub const TF32_BM: usize = TC_BM;
+/// Columns of C per block.
+pub const TF32_BN: usize = TC_BN;
+/// k per pipeline stage.
+pub const TF32_BK: usize = TC_BK;
+/// Threads per block.
+pub const TF32_THREADS: u32 = TC_THREADS;
+/// Row length of a k-contiguous shared tile: 32 + 4 floats (a warp's fragment loads then hit
+/// 32 different banks).
+pub const TF32_LDK: usize = TC_BK + 4;
+/// Pipeline stages.
+pub const TF32_STAGES: usize = 3;
+/// Dynamic shared memory of [`gemm_mma_tf32`].
+pub const TF32_SHARED: u32 = (TF32_STAGES * 2 * tc_region(TF32_LDK) * 4) as u32;
+
+/// The TF32 element kind: f32 in shared memory, rounded at fragment load.
+#[cfg(target_arch = "nvptx64")]
+pub struct Tf32;
+
+#[cfg(target_arch = "nvptx64")]
+impl TcKind for Tf32 {
+    type E = f32;
+    const LDK: usize = TF32_LDK;
+    const STAGES: usize = TF32_STAGES;
+    const KSTEP: usize = 8;
+    const ZERO: f32 = 0.0;
+
+    #[inline(always)]
+    unsafe fn frag_a<const KC: bool>(s: *const f32, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
+        let (r, c) = (r0 + lane / 4, c0 + lane % 4);
+        // SAFETY: the caller keeps the 16×8 tile inside the stage.
+        let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(TF32_LDK, o, q)) });
+        [e(r, c), e(r + 8, c), e(r, c + 4), e(r + 8, c + 4)]
+    }
+
+    #[inline(always)]
+    unsafe fn frag_b<const KC: bool>(s: *const f32, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
+        let (n, c) = (n0 + lane / 4, c0 + lane % 4);
+        // SAFETY: the caller keeps the 8×8 tile inside the stage.
+        let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(TF32_LDK, o, q)) });
+        [e(n, c), e(n, c + 4)]
+    }
+
+    #[inline(always)]
+    fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+        mma_tf32(d, a, b)
+    }
+}
+
+/// C = act(α·op(A)·op(B) + bias + β·C) on TF32 tensor cores (inputs rounded to nearest TF32,
+/// products accumulated in f32).
+///
+/// # Safety
+/// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
+/// strides address; `c` is disjoint from the inputs. Launch: block `TF32_THREADS`, grid
+/// (⌈n/128⌉, ⌈m/128⌉), `TF32_SHARED` bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// Block (x, y) → C tile at rows y·128, columns x·128. Warp w → rows (w%2)·64, columns
+/// (w/2)·32 of it, as 4×4 tiles of 16×8; lane l holds the mma accumulator fragment (rows
+/// l/4 and l/4 + 8, columns 2·(l%4) + {0, 1}) of each. Copying, consecutive threads take
+/// consecutive 16-byte chunks along each operand's contiguous direction.
+#[kernel]
+pub unsafe fn gemm_mma_tf32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tc_gemm::<Tf32>(a, b, c, bias, &p) }
+}

@@ -1,0 +1,55 @@
+//! Shared-memory tiling: a 32×32 block stages 32×32 tiles of op(A) and op(B) in shared memory,
+//! so each global element is read once per block instead of once per output.
+
+use super::GemmParams;
+use crate::kernel;
+#[cfg(target_arch = "nvptx64")]
+use {super::common::{Operand, fma}, crate::thread};
+
+/// Tile edge (and block edge) of [`gemm_smem_f32`].
+pub const SMEM_TILE: usize = 32;
+/// Dynamic shared memory of [`gemm_smem_f32`]: one tile of op(A) and one of op(B).
+pub const SMEM_TILED_SHARED: u32 = (2 * SMEM_TILE * SMEM_TILE * 4) as u32;
+
+/// One output per thread, operands staged through shared memory 32 k at a time.
+///
+/// # Safety
+/// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
+/// strides address; `c` is disjoint from the inputs. Launch: block (32, 32), grid
+/// (⌈n/32⌉, ⌈m/32⌉), `SMEM_TILED_SHARED` bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// x → column of C, y → row. Loading, thread (x, y) fetches op(A)(row, k0 + x) and
+/// op(B)(k0 + y, col); each warp reads along a row of one tile.
+#[kernel]
+pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    const T: usize = SMEM_TILE;
+    let (tx, ty) = (thread::thread_idx_x() as usize, thread::thread_idx_y() as usize);
+    let row = thread::block_idx_y() as usize * T + ty;
+    let col = thread::block_idx_x() as usize * T + tx;
+    let col0 = thread::block_idx_x() as usize * T;
+    let (opa, opb) = (Operand::a(a, &p), Operand::b(b, &p));
+    let sa = crate::shared::dynamic_shared::<f32>(); // sa[y·T + q] = op(A)(row y, k0 + q)
+    // SAFETY: the launch gives 2·T·T floats.
+    let sb = unsafe { sa.add(T * T) }; // sb[q·T + x] = op(B)(k0 + q, col x)
+    let mut acc = 0.0f32;
+    let mut k0 = 0;
+    while k0 < p.k as usize {
+        // SAFETY: indices < T·T; global reads are bounds-checked (zero outside).
+        unsafe {
+            *sa.add(ty * T + tx) = opa.get(row, k0 + tx);
+            *sb.add(ty * T + tx) = opb.get(col0 + tx, k0 + ty);
+        }
+        thread::sync_threads();
+        for q in 0..T {
+            // SAFETY: inside the tiles.
+            acc = unsafe { fma(*sa.add(ty * T + q), *sb.add(q * T + tx), acc) };
+        }
+        thread::sync_threads();
+        k0 += T;
+    }
+    if row < p.m as usize && col < p.n as usize {
+        // SAFETY: (row, col) is inside C.
+        unsafe { super::gemm_epilogue(c, bias, &p, row, col, acc) };
+    }
+}
