@@ -6,6 +6,7 @@ use benches::{cpu, criterion, end_to_end_time, group, kernel_time, ok, open_gpu,
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
 use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
 use host::ops::dense::dense_into;
+use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm};
 use host::{Activation, DeviceMatrix, DeviceVector, Gpu};
 
 const TOL: f64 = 1e-5;
@@ -60,13 +61,21 @@ fn gpu_series(
     g.bench_with_input(BenchmarkId::new("gpu_kernel", id), &id, |bch, _| {
         bch.iter_custom(|iters| kernel_time(gpu, iters, || dense_into(gpu, &dx, &dw, &db, ACT, &mut dy)))
     });
+    // The same layer as one GEMM with the bias and σ fused into its epilogue (the fastest f32 kernel).
+    let fused = Epilogue::bias_act(&db, ACT);
+    ok("fill", dy.fill(gpu, f32::NAN));
+    ok("gemm", gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, fused, &mut dy, GemmKernel::Auto));
+    verify("dense via gemm", &ok("download", dy.to_host(gpu)), want, TOL);
+    g.bench_with_input(BenchmarkId::new("gpu_kernel_gemm_fused", id), &id, |bch, _| {
+        bch.iter_custom(|iters| kernel_time(gpu, iters, || gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, fused, &mut dy, GemmKernel::Auto)))
+    });
     // Weights stay on the device (as in inference); the batch goes up and the outputs come back.
     g.bench_with_input(BenchmarkId::new("gpu_end_to_end", id), &id, |bch, _| {
         bch.iter_custom(|iters| {
             end_to_end_time(gpu, iters, || {
                 dx.copy_from_host(gpu, x)?;
                 context_synchronize(gpu)?;
-                dense_into(gpu, &dx, &dw, &db, ACT, &mut dy)?;
+                gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, fused, &mut dy, GemmKernel::Auto)?;
                 download_into(gpu, dy.as_vector(), out)?;
                 Ok(())
             })

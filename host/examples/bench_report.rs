@@ -470,11 +470,20 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
     })
 }
 
-/// The GPU products this build has, besides the article's naive kernel: each GEMM kernel, with
-/// whether it rounds inputs below f32 (such kernels are checked at a looser tolerance and shown,
-/// but do not count as the f32 result).
+/// The GPU products this build has, besides the article's naive kernel: every rung of the GEMM
+/// ladder, with whether it rounds inputs below f32 (such kernels are checked at a looser
+/// tolerance and shown, but do not count as the f32 result).
 fn gemm_variants() -> Vec<(&'static str, &'static str, GemmKernel, bool)> {
-    vec![("gemm_auto", "GPU gemm (Auto)", GemmKernel::Auto, false)]
+    GemmKernel::LADDER
+        .iter()
+        .map(|&k| {
+            let reduced = k.is_reduced_precision();
+            let key: &'static str = Box::leak(format!("gemm_{k:?}").into_boxed_str());
+            let name: &'static str =
+                Box::leak(if reduced { format!("GPU {k:?} (tensor cores, inputs rounded to TF32)") } else { format!("{k:?}") }.into_boxed_str());
+            (key, name, k, reduced)
+        })
+        .collect()
 }
 
 fn matmul(ctx: &Ctx) -> Res<OpReport> {

@@ -1,6 +1,7 @@
 //! The article's matmul comparison: N×N f32 products for N = 64…2048, the CPU triple loop
-//! (and nalgebra) against the GPU kernel (CUDA events) and the GPU including copies, with the
-//! speedups. Every GPU result is checked against the CPU first.
+//! (and nalgebra) against the article's naive GPU kernel (CUDA events) and the GPU including
+//! copies, with the speedups; the last column is the fastest f32 kernel of this build
+//! (`MatmulKernel::Auto`) for comparison. Every GPU result is checked against the CPU first.
 //!
 //!     cargo run --release -p host --example matmul
 
@@ -23,8 +24,8 @@ fn run() -> Result<(), Error> {
     println!("GPU: {} (PTX {})", gpu.info().name, gpu.ptx_arch());
     println!("C = A·B, N×N f32; medians; speedup = CPU time / GPU time; CPU loop up to N = {MAX_N_LOOP}");
     println!(
-        "{:>5} | {:>10} | {:>10} | {:>10} | {:>12} | {:>10} | {:>15} | {:>17}",
-        "N", "CPU loop", "nalgebra", "GPU kernel", "GPU + copies", "TFLOP/s", "speedup vs loop", "speedup vs nalgebra"
+        "{:>5} | {:>10} | {:>10} | {:>10} | {:>12} | {:>10} | {:>15} | {:>17} | {:>16}",
+        "N", "CPU loop", "nalgebra", "GPU kernel", "GPU + copies", "TFLOP/s", "speedup vs loop", "speedup vs nalgebra", "fastest kernel (Auto)"
     );
     for n in [64usize, 128, 256, 512, 1024, 2048] {
         let (a, b) = (random_f32(3, n * n, -1.0, 1.0), random_f32(4, n * n, -1.0, 1.0));
@@ -69,15 +70,22 @@ fn run() -> Result<(), Error> {
         })?)
         .median_ms;
         check("GPU + copies", n, &c, &want)?;
+        // The fastest f32 kernel of this build, for comparison with the article's.
+        dc.fill(&gpu, f32::NAN)?;
+        matmul_into(&gpu, &da, &db, &mut dc, MatmulKernel::Auto)?;
+        check("GPU kernel (Auto)", n, &dc.to_host(&gpu)?, &want)?;
+        let auto = Stats::from_sorted(&time_kernel_ms(&gpu, Repeat::new(3, 10, 200, 0.3), || matmul_into(&gpu, &da, &db, &mut dc, MatmulKernel::Auto))?).median_ms;
         println!(
-            "{n:>5} | {:>10} | {:>10} | {:>10} | {:>12} | {:>10.2} | {:>15} | {:>18.1}×",
+            "{n:>5} | {:>10} | {:>10} | {:>10} | {:>12} | {:>10.2} | {:>15} | {:>18.1}× | {:>9} ({:.1} TFLOP/s)",
             cpu_loop.map_or("—".into(), fmt_ms),
             fmt_ms(nalg),
             fmt_ms(k),
             fmt_ms(e2e),
             tflop_per_s(matmul_flops(n, n, n) as f64, k),
             cpu_loop.map_or("—".into(), |c| format!("{:.0}×", c / k)),
-            nalg / k
+            nalg / k,
+            fmt_ms(auto),
+            tflop_per_s(matmul_flops(n, n, n) as f64, auto)
         );
     }
     println!("all GPU results match nalgebra to a relative L2 error below 1e-5");

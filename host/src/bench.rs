@@ -102,9 +102,8 @@ pub fn time_end_to_end_ms(gpu: &Gpu, rep: Repeat, mut f: impl FnMut() -> Result<
 }
 
 /// Waits until every copy and kernel of the current context has finished, whatever stream it
-/// was queued on. The synchronous `cuMemcpyHtoD` of pageable memory may return before its DMA
-/// lands, and a kernel on the GPU's non-blocking stream does not wait for the legacy stream, so
-/// an end-to-end measurement calls this between the uploads and the launch.
+/// was queued on: the end-to-end measurements call it between the uploads and the launch, so
+/// the kernel never overlaps an upload whichever stream that used.
 pub fn context_synchronize(gpu: &Gpu) -> Result<()> {
     gpu.bind()?;
     // SAFETY: no arguments; waits for the current context.
