@@ -26,9 +26,11 @@ pub fn quick() -> bool {
 pub fn criterion() -> Criterion {
     let c = Criterion::default().without_plots().sample_size(10);
     let c = if quick() {
-        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(600))
+        c.warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(600))
     } else {
-        c.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2))
+        c.warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
     };
     c.configure_from_args()
 }
@@ -43,12 +45,20 @@ pub fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTim
 
 /// Vector lengths, from where the CPU wins to where the GPU does: 10³…10⁸ (quick: 10³, 10⁵, 10⁷).
 pub fn vector_sizes() -> Vec<usize> {
-    if quick() { vec![1_000, 100_000, 10_000_000] } else { vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] }
+    if quick() {
+        vec![1_000, 100_000, 10_000_000]
+    } else {
+        vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+    }
 }
 
 /// Square matrix sizes N, 64…4096 (quick: 64, 256, 1024).
 pub fn matrix_sizes() -> Vec<usize> {
-    if quick() { vec![64, 256, 1024] } else { vec![64, 128, 256, 512, 1024, 2048, 4096] }
+    if quick() {
+        vec![64, 256, 1024]
+    } else {
+        vec![64, 128, 256, 512, 1024, 2048, 4096]
+    }
 }
 
 /// Largest N at which the article's O(N³) triple loop still runs (each of ten samples takes
@@ -68,7 +78,11 @@ pub fn open_gpu(bench: &str) -> Option<Gpu> {
     match Gpu::new() {
         Ok(gpu) => {
             let (major, minor) = gpu.info().compute_capability;
-            eprintln!("{bench}: GPU {} (compute capability {major}.{minor}, PTX {})", gpu.info().name, gpu.ptx_arch());
+            eprintln!(
+                "{bench}: GPU {} (compute capability {major}.{minor}, PTX {})",
+                gpu.info().name,
+                gpu.ptx_arch()
+            );
             Some(gpu)
         }
         Err(Error::NoDevice) => {
@@ -97,7 +111,13 @@ pub fn ok<T>(what: &str, r: host::Result<T>) -> T {
 pub fn kernel_time(gpu: &Gpu, iters: u64, mut f: impl FnMut() -> host::Result<()>) -> Duration {
     let r = (|| -> host::Result<Duration> {
         gpu.bind()?;
-        let cuda = |call: &'static str| move |e: cust::error::CudaError| Error::Cuda { call, code: e as u32, message: e.to_string() };
+        let cuda = |call: &'static str| {
+            move |e: cust::error::CudaError| Error::Cuda {
+                call,
+                code: e as u32,
+                message: e.to_string(),
+            }
+        };
         let start = Event::new(EventFlags::DEFAULT).map_err(cuda("cuEventCreate"))?;
         let stop = Event::new(EventFlags::DEFAULT).map_err(cuda("cuEventCreate"))?;
         start.record(gpu.stream()).map_err(cuda("cuEventRecord"))?;
@@ -106,7 +126,9 @@ pub fn kernel_time(gpu: &Gpu, iters: u64, mut f: impl FnMut() -> host::Result<()
         }
         stop.record(gpu.stream()).map_err(cuda("cuEventRecord"))?;
         stop.synchronize().map_err(cuda("cuEventSynchronize"))?;
-        let ms = stop.elapsed_time_f32(&start).map_err(cuda("cuEventElapsedTime"))?;
+        let ms = stop
+            .elapsed_time_f32(&start)
+            .map_err(cuda("cuEventElapsedTime"))?;
         Ok(Duration::from_secs_f64(f64::from(ms) * 1e-3))
     })();
     ok("GPU kernel timing", r)

@@ -20,8 +20,9 @@ use std::path::{Path, PathBuf};
 
 use cust::device::{Device, DeviceAttribute};
 use host::bench::{
-    AnchorRow, Repeat, Stats, context_synchronize, copy_bandwidth_gbs, elementwise_bytes, find_anchor, gb_per_s, matmul_flops,
-    download_into, parse_anchor_csv, random_f32, relative_error, tflop_per_s, time_cpu_ms, time_end_to_end_ms, time_kernel_ms,
+    AnchorRow, Repeat, Stats, context_synchronize, copy_bandwidth_gbs, download_into,
+    elementwise_bytes, find_anchor, gb_per_s, matmul_flops, parse_anchor_csv, random_f32,
+    relative_error, tflop_per_s, time_cpu_ms, time_end_to_end_ms, time_kernel_ms,
 };
 use host::ops::activation::{SigmoidKernel, sigmoid_into};
 use host::ops::dense::dense_into;
@@ -67,7 +68,10 @@ fn parse_args() -> Res<Args> {
             other => return Err(format!("unknown argument `{other}`; {usage}")),
         }
     }
-    Ok(Args { out: out.ok_or(usage)?, torch })
+    Ok(Args {
+        out: out.ok_or(usage)?,
+        torch,
+    })
 }
 
 /// What one row's work is, for its throughput.
@@ -121,26 +125,51 @@ struct Ctx {
 
 fn run() -> Res<()> {
     let args = parse_args()?;
-    plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT).map_err(|_| "embedded font is invalid")?;
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("creating {}: {e}", args.out.display()))?;
+    plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT)
+        .map_err(|_| "embedded font is invalid")?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("creating {}: {e}", args.out.display()))?;
     let anchor = match &args.torch {
-        Some(p) => parse_anchor_csv(&std::fs::read_to_string(p).map_err(|e| format!("reading {}: {e}", p.display()))?),
+        Some(p) => parse_anchor_csv(
+            &std::fs::read_to_string(p).map_err(|e| format!("reading {}: {e}", p.display()))?,
+        ),
         None => Vec::new(),
     };
     let gpu = match Gpu::new() {
         Ok(g) => g,
-        Err(Error::NoDevice) => return Err(format!("{}: the report compares CPU and GPU and needs one", Error::NoDevice)),
+        Err(Error::NoDevice) => {
+            return Err(format!(
+                "{}: the report compares CPU and GPU and needs one",
+                Error::NoDevice
+            ));
+        }
         Err(e) => return Err(e.to_string()),
     };
     let info = gpu.info().clone();
-    eprintln!("GPU {} ({} SMs, PTX {}); {} CPU threads", info.name, info.multiprocessors, gpu.ptx_arch(), rayon::current_num_threads());
+    eprintln!(
+        "GPU {} ({} SMs, PTX {}); {} CPU threads",
+        info.name,
+        info.multiprocessors,
+        gpu.ptx_arch(),
+        rayon::current_num_threads()
+    );
     let l2_bytes = Device::get_device(info.ordinal)
         .and_then(|d| d.get_attribute(DeviceAttribute::L2CacheSize))
-        .map_err(|e| format!("cuDeviceGetAttribute(L2_CACHE_SIZE): {e}"))? as u64;
+        .map_err(|e| format!("cuDeviceGetAttribute(L2_CACHE_SIZE): {e}"))?
+        as u64;
     let copy_bytes = (1usize << 30).min(info.total_memory / 8);
-    let (copy_gbs, copy_stats) = copy_bandwidth_gbs(&gpu, copy_bytes, 50).map_err(|e| e.to_string())?;
-    eprintln!("device-to-device copy of {} MiB: {copy_gbs:.0} GB/s (read + write)", copy_bytes >> 20);
-    let ctx = Ctx { gpu, anchor, copy_gbs, l2_bytes };
+    let (copy_gbs, copy_stats) =
+        copy_bandwidth_gbs(&gpu, copy_bytes, 50).map_err(|e| e.to_string())?;
+    eprintln!(
+        "device-to-device copy of {} MiB: {copy_gbs:.0} GB/s (read + write)",
+        copy_bytes >> 20
+    );
+    let ctx = Ctx {
+        gpu,
+        anchor,
+        copy_gbs,
+        l2_bytes,
+    };
 
     let mut ops = Vec::new();
     for (name, f) in [
@@ -154,8 +183,18 @@ fn run() -> Res<()> {
         ops.push(f(&ctx)?);
     }
     // The FLOP/s ceiling: the best f32 product measured here (ours, or cuBLAS through the anchor).
-    let ours = ops.iter().filter(|o| o.key == "matmul").flat_map(|o| &o.rows).map(|r| rate(r, r.times[r.best_kernel])).fold(0.0, f64::max);
-    let cublas = ctx.anchor.iter().filter(|r| r.op == "matmul" && r.dtype == "f32").map(|r| r.metric).fold(0.0, f64::max);
+    let ours = ops
+        .iter()
+        .filter(|o| o.key == "matmul")
+        .flat_map(|o| &o.rows)
+        .map(|r| rate(r, r.times[r.best_kernel]))
+        .fold(0.0, f64::max);
+    let cublas = ctx
+        .anchor
+        .iter()
+        .filter(|r| r.op == "matmul" && r.dtype == "f32")
+        .map(|r| r.metric)
+        .fold(0.0, f64::max);
     let flops_ceiling = ours.max(cublas);
 
     let mut md = String::new();
@@ -187,7 +226,11 @@ fn run() -> Res<()> {
     let _ = writeln!(
         md,
         "- f32 matmul: best of our kernels **{ours:.1} TFLOP/s**{}; fractions of FLOP/s below are of {flops_ceiling:.1} TFLOP/s.\n",
-        if cublas > 0.0 { format!(", PyTorch/cuBLAS f32 (TF32 off) {cublas:.1} TFLOP/s") } else { String::new() }
+        if cublas > 0.0 {
+            format!(", PyTorch/cuBLAS f32 (TF32 off) {cublas:.1} TFLOP/s")
+        } else {
+            String::new()
+        }
     );
     let _ = writeln!(
         md,
@@ -241,14 +284,20 @@ fn median_e2e(gpu: &Gpu, f: impl FnMut() -> host::Result<()>) -> Res<f64> {
 fn check(what: &str, got: &[f32], want: &[f32], tol: f64) -> Res<f64> {
     let err = relative_error(got, want);
     if err > tol {
-        return Err(format!("{what}: GPU result differs from the CPU (relative error {err:.3e} > {tol:.1e}); nothing timed"));
+        return Err(format!(
+            "{what}: GPU result differs from the CPU (relative error {err:.3e} > {tol:.1e}); nothing timed"
+        ));
     }
     Ok(err)
 }
 
 /// The fastest of the GPU kernel series in `times` among `keys`.
 fn fastest(times: &BTreeMap<&'static str, f64>, keys: &[&'static str]) -> &'static str {
-    keys.iter().copied().filter(|k| times.contains_key(k)).min_by(|a, b| times[a].total_cmp(&times[b])).unwrap_or(keys[0])
+    keys.iter()
+        .copied()
+        .filter(|k| times.contains_key(k))
+        .min_by(|a, b| times[a].total_cmp(&times[b]))
+        .unwrap_or(keys[0])
 }
 
 fn vector_sizes() -> Vec<usize> {
@@ -259,24 +308,40 @@ fn vec_add(ctx: &Ctx) -> Res<OpReport> {
     let gpu = &ctx.gpu;
     let mut rows = Vec::new();
     for n in vector_sizes() {
-        let (a, b) = (random_f32(n as u64, n, -1.0, 1.0), random_f32(n as u64 + 1, n, -1.0, 1.0));
+        let (a, b) = (
+            random_f32(n as u64, n, -1.0, 1.0),
+            random_f32(n as u64 + 1, n, -1.0, 1.0),
+        );
         let mut out = vec![f32::NAN; n];
         let mut times = BTreeMap::new();
-        times.insert("cpu_loop", median_cpu(|| cpu::vec_add_loop(&a, &b, &mut out)));
+        times.insert(
+            "cpu_loop",
+            median_cpu(|| cpu::vec_add_loop(&a, &b, &mut out)),
+        );
         let want = out.clone();
         times.insert("cpu_par", median_cpu(|| cpu::vec_add_par(&a, &b, &mut out)));
         let mut da = g(DeviceVector::from_host(gpu, &a))?;
         let mut db = g(DeviceVector::from_host(gpu, &b))?;
         let mut dc = g(DeviceVector::filled(gpu, n, f32::NAN))?;
         let mut max_error = 0.0f64;
-        for (key, kernel) in [("gpu_naive", VecAddKernel::Naive), ("gpu_vec4", VecAddKernel::Vectorized)] {
+        for (key, kernel) in [
+            ("gpu_naive", VecAddKernel::Naive),
+            ("gpu_vec4", VecAddKernel::Vectorized),
+        ] {
             g(dc.fill(gpu, f32::NAN))?;
             g(vec_add_into(gpu, &da, &db, &mut dc, kernel))?;
             max_error = max_error.max(check("vec_add", &g(dc.to_host(gpu))?, &want, 0.0)?);
-            times.insert(key, median_kernel(gpu, || vec_add_into(gpu, &da, &db, &mut dc, kernel))?);
+            times.insert(
+                key,
+                median_kernel(gpu, || vec_add_into(gpu, &da, &db, &mut dc, kernel))?,
+            );
         }
         let best = fastest(&times, &["gpu_naive", "gpu_vec4"]);
-        let kernel = if best == "gpu_naive" { VecAddKernel::Naive } else { VecAddKernel::Vectorized };
+        let kernel = if best == "gpu_naive" {
+            VecAddKernel::Naive
+        } else {
+            VecAddKernel::Vectorized
+        };
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -358,14 +423,24 @@ fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
         let mut dx = g(DeviceVector::from_host(gpu, &x))?;
         let mut dy = g(DeviceVector::filled(gpu, n, f32::NAN))?;
         let mut max_error = 0.0f64;
-        for (key, kernel) in [("gpu_naive", SigmoidKernel::Naive), ("gpu_vec4", SigmoidKernel::Vectorized)] {
+        for (key, kernel) in [
+            ("gpu_naive", SigmoidKernel::Naive),
+            ("gpu_vec4", SigmoidKernel::Vectorized),
+        ] {
             g(dy.fill(gpu, f32::NAN))?;
             g(sigmoid_into(gpu, &dx, &mut dy, kernel))?;
             max_error = max_error.max(check("sigmoid", &g(dy.to_host(gpu))?, &want, 1e-6)?);
-            times.insert(key, median_kernel(gpu, || sigmoid_into(gpu, &dx, &mut dy, kernel))?);
+            times.insert(
+                key,
+                median_kernel(gpu, || sigmoid_into(gpu, &dx, &mut dy, kernel))?,
+            );
         }
         let best = fastest(&times, &["gpu_naive", "gpu_vec4"]);
-        let kernel = if best == "gpu_naive" { SigmoidKernel::Naive } else { SigmoidKernel::Vectorized };
+        let kernel = if best == "gpu_naive" {
+            SigmoidKernel::Naive
+        } else {
+            SigmoidKernel::Vectorized
+        };
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -397,11 +472,31 @@ fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
         title: "Sigmoid y = 1/(1+exp(-x)) (f32)",
         x_label: "vector length n (f32 elements)",
         series: vec![
-            Series { key: "cpu_loop", header: "CPU loop", gpu: false },
-            Series { key: "cpu_par", header: "CPU threads (rayon)", gpu: false },
-            Series { key: "gpu_naive", header: "GPU kernel, 1 elem/thread", gpu: true },
-            Series { key: "gpu_vec4", header: "GPU kernel, float4 grid-stride", gpu: true },
-            Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
+            Series {
+                key: "cpu_loop",
+                header: "CPU loop",
+                gpu: false,
+            },
+            Series {
+                key: "cpu_par",
+                header: "CPU threads (rayon)",
+                gpu: false,
+            },
+            Series {
+                key: "gpu_naive",
+                header: "GPU kernel, 1 elem/thread",
+                gpu: true,
+            },
+            Series {
+                key: "gpu_vec4",
+                header: "GPU kernel, float4 grid-stride",
+                gpu: true,
+            },
+            Series {
+                key: "gpu_e2e",
+                header: "GPU + copies",
+                gpu: true,
+            },
         ],
         rows,
         ladder: Vec::new(),
@@ -414,18 +509,30 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
     let gpu = &ctx.gpu;
     let mut rows = Vec::new();
     for n in [64usize, 128, 256, 512, 1024, 2048, 4096, 8192] {
-        let (a, b) = (random_f32(n as u64 + 11, n * n, -1.0, 1.0), random_f32(n as u64 + 12, n * n, -1.0, 1.0));
+        let (a, b) = (
+            random_f32(n as u64 + 11, n * n, -1.0, 1.0),
+            random_f32(n as u64 + 12, n * n, -1.0, 1.0),
+        );
         let mut out = vec![f32::NAN; n * n];
         let mut times = BTreeMap::new();
-        times.insert("cpu_loop", median_cpu(|| cpu::mat_add_loop(&a, &b, &mut out, n, n)));
+        times.insert(
+            "cpu_loop",
+            median_cpu(|| cpu::mat_add_loop(&a, &b, &mut out, n, n)),
+        );
         let want = out.clone();
-        times.insert("cpu_par", median_cpu(|| cpu::mat_add_par(&a, &b, &mut out, n)));
+        times.insert(
+            "cpu_par",
+            median_cpu(|| cpu::mat_add_par(&a, &b, &mut out, n)),
+        );
         let mut da = g(DeviceMatrix::from_host(gpu, n, n, &a))?;
         let mut db = g(DeviceMatrix::from_host(gpu, n, n, &b))?;
         let mut dc = g(DeviceMatrix::filled(gpu, n, n, f32::NAN))?;
         g(mat_add_into(gpu, &da, &db, &mut dc))?;
         let mut max_error = check("mat_add", &g(dc.to_host(gpu))?, &want, 0.0)?;
-        times.insert("gpu", median_kernel(gpu, || mat_add_into(gpu, &da, &db, &mut dc))?);
+        times.insert(
+            "gpu",
+            median_kernel(gpu, || mat_add_into(gpu, &da, &db, &mut dc))?,
+        );
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -458,10 +565,26 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
         title: "Matrix add C = A + B (N×N f32)",
         x_label: "matrix size N (N×N f32)",
         series: vec![
-            Series { key: "cpu_loop", header: "CPU loop", gpu: false },
-            Series { key: "cpu_par", header: "CPU threads (rayon)", gpu: false },
-            Series { key: "gpu", header: "GPU kernel (2-D blocks)", gpu: true },
-            Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
+            Series {
+                key: "cpu_loop",
+                header: "CPU loop",
+                gpu: false,
+            },
+            Series {
+                key: "cpu_par",
+                header: "CPU threads (rayon)",
+                gpu: false,
+            },
+            Series {
+                key: "gpu",
+                header: "GPU kernel (2-D blocks)",
+                gpu: true,
+            },
+            Series {
+                key: "gpu_e2e",
+                header: "GPU + copies",
+                gpu: true,
+            },
         ],
         rows,
         ladder: Vec::new(),
@@ -479,8 +602,14 @@ fn gemm_variants() -> Vec<(&'static str, &'static str, GemmKernel, bool)> {
         .map(|&k| {
             let reduced = k.is_reduced_precision();
             let key: &'static str = Box::leak(format!("gemm_{k:?}").into_boxed_str());
-            let name: &'static str =
-                Box::leak(if reduced { format!("GPU {k:?} (tensor cores, inputs rounded to TF32)") } else { format!("{k:?}") }.into_boxed_str());
+            let name: &'static str = Box::leak(
+                if reduced {
+                    format!("GPU {k:?} (tensor cores, inputs rounded to TF32)")
+                } else {
+                    format!("{k:?}")
+                }
+                .into_boxed_str(),
+            );
             (key, name, k, reduced)
         })
         .collect()
@@ -491,14 +620,23 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
     let variants = gemm_variants();
     let mut rows = Vec::new();
     for n in [64usize, 128, 256, 512, 1024, 2048, 4096] {
-        let (a, b) = (random_f32(n as u64 + 21, n * n, -1.0, 1.0), random_f32(n as u64 + 22, n * n, -1.0, 1.0));
+        let (a, b) = (
+            random_f32(n as u64 + 21, n * n, -1.0, 1.0),
+            random_f32(n as u64 + 22, n * n, -1.0, 1.0),
+        );
         let mut out = vec![f32::NAN; n * n];
         let mut times = BTreeMap::new();
         // The article's triple loop: up to 1024 (about a second per run there; 2048 takes 8×).
         if n <= 1024 {
-            times.insert("cpu_loop", median_cpu(|| cpu::matmul_loop(&a, &b, &mut out, n, n, n)));
+            times.insert(
+                "cpu_loop",
+                median_cpu(|| cpu::matmul_loop(&a, &b, &mut out, n, n, n)),
+            );
         }
-        times.insert("cpu_par", median_cpu(|| cpu::matmul_par(&a, &b, &mut out, n, n)));
+        times.insert(
+            "cpu_par",
+            median_cpu(|| cpu::matmul_par(&a, &b, &mut out, n, n)),
+        );
         let mut na = cpu::NalgebraMatmul::new(&a, &b, n, n, n);
         times.insert("cpu_nalgebra", median_cpu(|| na.run()));
         let want = na.result().to_vec();
@@ -507,15 +645,34 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
         let mut dc = g(DeviceMatrix::filled(gpu, n, n, f32::NAN))?;
         g(matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive))?;
         let mut max_error = check("matmul naive", &g(dc.to_host(gpu))?, &want, 1e-5)?;
-        times.insert("gpu_naive", median_kernel(gpu, || matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive))?);
+        times.insert(
+            "gpu_naive",
+            median_kernel(gpu, || {
+                matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive)
+            })?,
+        );
         let mut f32_keys = vec!["gpu_naive"];
         for &(key, _, kernel, reduced) in &variants {
             let run = |da: &DeviceMatrix, db: &DeviceMatrix, dc: &mut DeviceMatrix| {
-                gemm(gpu, da, Transpose::No, db, Transpose::No, Epilogue::default(), dc, kernel)
+                gemm(
+                    gpu,
+                    da,
+                    Transpose::No,
+                    db,
+                    Transpose::No,
+                    Epilogue::default(),
+                    dc,
+                    kernel,
+                )
             };
             g(dc.fill(gpu, f32::NAN))?;
             g(run(&da, &db, &mut dc))?;
-            let err = check(key, &g(dc.to_host(gpu))?, &want, if reduced { 5e-3 } else { 1e-5 })?;
+            let err = check(
+                key,
+                &g(dc.to_host(gpu))?,
+                &want,
+                if reduced { 5e-3 } else { 1e-5 },
+            )?;
             times.insert(key, median_kernel(gpu, || run(&da, &db, &mut dc))?);
             if !reduced {
                 max_error = max_error.max(err);
@@ -524,7 +681,10 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
         }
         let best = fastest(&times, &f32_keys);
         let best_kernel = variants.iter().find(|v| v.0 == best).map(|v| v.2);
-        let best_name = variants.iter().find(|v| v.0 == best).map_or("naive (article)", |v| v.1);
+        let best_name = variants
+            .iter()
+            .find(|v| v.0 == best)
+            .map_or("naive (article)", |v| v.1);
         times.insert("gpu_best", times[best]);
         out.fill(f32::NAN);
         times.insert(
@@ -534,7 +694,16 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
                 db.copy_from_host(gpu, &b)?;
                 context_synchronize(gpu)?;
                 match best_kernel {
-                    Some(k) => gemm(gpu, &da, Transpose::No, &db, Transpose::No, Epilogue::default(), &mut dc, k)?,
+                    Some(k) => gemm(
+                        gpu,
+                        &da,
+                        Transpose::No,
+                        &db,
+                        Transpose::No,
+                        Epilogue::default(),
+                        &mut dc,
+                        k,
+                    )?,
                     None => matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive)?,
                 }
                 download_into(gpu, dc.as_vector(), &mut out)?;
@@ -556,18 +725,46 @@ fn matmul(ctx: &Ctx) -> Res<OpReport> {
         eprintln!("matmul {n}: {:?}", rows.last().map(|r| &r.times));
     }
     let mut series = vec![
-        Series { key: "cpu_loop", header: "CPU loop (i-j-k)", gpu: false },
-        Series { key: "cpu_par", header: "CPU threads (rayon, i-k-j)", gpu: false },
-        Series { key: "cpu_nalgebra", header: "CPU nalgebra (1 thread)", gpu: false },
-        Series { key: "gpu_naive", header: "GPU naive kernel (article)", gpu: true },
+        Series {
+            key: "cpu_loop",
+            header: "CPU loop (i-j-k)",
+            gpu: false,
+        },
+        Series {
+            key: "cpu_par",
+            header: "CPU threads (rayon, i-k-j)",
+            gpu: false,
+        },
+        Series {
+            key: "cpu_nalgebra",
+            header: "CPU nalgebra (1 thread)",
+            gpu: false,
+        },
+        Series {
+            key: "gpu_naive",
+            header: "GPU naive kernel (article)",
+            gpu: true,
+        },
     ];
-    series.push(Series { key: "gpu_best", header: "GPU fastest f32 kernel", gpu: true });
+    series.push(Series {
+        key: "gpu_best",
+        header: "GPU fastest f32 kernel",
+        gpu: true,
+    });
     for &(key, header, _, reduced) in &variants {
         if reduced {
-            series.push(Series { key, header, gpu: true });
+            series.push(Series {
+                key,
+                header,
+                gpu: true,
+            });
         }
     }
-    series.push(Series { key: "gpu_e2e", header: "GPU + copies (fastest kernel)", gpu: true });
+    series.push(Series {
+        key: "gpu_e2e",
+        header: "GPU + copies (fastest kernel)",
+        gpu: true,
+    });
     Ok(OpReport {
         key: "matmul",
         title: "Matmul C = A·B (N×N f32)",
@@ -586,16 +783,26 @@ fn dense(ctx: &Ctx) -> Res<OpReport> {
     let gpu = &ctx.gpu;
     let act = Activation::Sigmoid;
     let mut rows = Vec::new();
-    for (batch, in_f, out_f) in [(1usize, 1024usize, 1024usize), (256, 1024, 1024), (4096, 4096, 4096)] {
+    for (batch, in_f, out_f) in [
+        (1usize, 1024usize, 1024usize),
+        (256, 1024, 1024),
+        (4096, 4096, 4096),
+    ] {
         let x = random_f32(31, batch * in_f, -1.0, 1.0);
         let w = random_f32(32, out_f * in_f, -0.05, 0.05);
         let bias = random_f32(33, out_f, -0.5, 0.5);
         let mut out = vec![f32::NAN; batch * out_f];
         let mut times = BTreeMap::new();
         if batch * in_f * out_f <= 1 << 28 {
-            times.insert("cpu_loop", median_cpu(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, act)));
+            times.insert(
+                "cpu_loop",
+                median_cpu(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, act)),
+            );
         }
-        times.insert("cpu_par", median_cpu(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, act)));
+        times.insert(
+            "cpu_par",
+            median_cpu(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, act)),
+        );
         let mut nd = cpu::NalgebraDense::new(&x, &w, &bias, batch, in_f, out_f, act);
         times.insert("cpu_nalgebra", median_cpu(|| nd.run()));
         let want = nd.result().to_vec();
@@ -605,12 +812,38 @@ fn dense(ctx: &Ctx) -> Res<OpReport> {
         let mut dy = g(DeviceMatrix::filled(gpu, batch, out_f, f32::NAN))?;
         g(dense_into(gpu, &dx, &dw, &db, act, &mut dy))?;
         let mut max_error = check("dense", &g(dy.to_host(gpu))?, &want, 1e-5)?;
-        times.insert("gpu", median_kernel(gpu, || dense_into(gpu, &dx, &dw, &db, act, &mut dy))?);
+        times.insert(
+            "gpu",
+            median_kernel(gpu, || dense_into(gpu, &dx, &dw, &db, act, &mut dy))?,
+        );
         let bias_act = Epilogue::bias_act(&db, act);
         g(dy.fill(gpu, f32::NAN))?;
-        g(gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, bias_act, &mut dy, GemmKernel::Auto))?;
+        g(gemm(
+            gpu,
+            &dx,
+            Transpose::No,
+            &dw,
+            Transpose::Yes,
+            bias_act,
+            &mut dy,
+            GemmKernel::Auto,
+        ))?;
         max_error = max_error.max(check("dense via gemm", &g(dy.to_host(gpu))?, &want, 1e-5)?);
-        times.insert("gpu_gemm", median_kernel(gpu, || gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, bias_act, &mut dy, GemmKernel::Auto))?);
+        times.insert(
+            "gpu_gemm",
+            median_kernel(gpu, || {
+                gemm(
+                    gpu,
+                    &dx,
+                    Transpose::No,
+                    &dw,
+                    Transpose::Yes,
+                    bias_act,
+                    &mut dy,
+                    GemmKernel::Auto,
+                )
+            })?,
+        );
         let best = fastest(&times, &["gpu", "gpu_gemm"]);
         out.fill(f32::NAN);
         times.insert(
@@ -621,7 +854,16 @@ fn dense(ctx: &Ctx) -> Res<OpReport> {
                 if best == "gpu" {
                     dense_into(gpu, &dx, &dw, &db, act, &mut dy)?;
                 } else {
-                    gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, bias_act, &mut dy, GemmKernel::Auto)?;
+                    gemm(
+                        gpu,
+                        &dx,
+                        Transpose::No,
+                        &dw,
+                        Transpose::Yes,
+                        bias_act,
+                        &mut dy,
+                        GemmKernel::Auto,
+                    )?;
                 }
                 download_into(gpu, dy.as_vector(), &mut out)?;
                 Ok(())
@@ -674,12 +916,22 @@ fn fmt_time(ms: f64) -> String {
 }
 
 fn fmt_speedup(x: f64) -> String {
-    if x >= 10.0 { format!("{x:.0}×") } else if x >= 1.0 { format!("{x:.1}×") } else { format!("{x:.2}×") }
+    if x >= 10.0 {
+        format!("{x:.0}×")
+    } else if x >= 1.0 {
+        format!("{x:.1}×")
+    } else {
+        format!("{x:.2}×")
+    }
 }
 
 /// Best CPU time of a row and its series name.
 fn best_cpu<'a>(op: &'a OpReport, row: &Row) -> Option<(&'a str, f64)> {
-    op.series.iter().filter(|s| !s.gpu).filter_map(|s| row.times.get(s.key).map(|&t| (s.header, t))).min_by(|a, b| a.1.total_cmp(&b.1))
+    op.series
+        .iter()
+        .filter(|s| !s.gpu)
+        .filter_map(|s| row.times.get(s.key).map(|&t| (s.header, t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
@@ -688,9 +940,17 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
         let _ = writeln!(md, "{n}");
     }
     let _ = writeln!(md);
-    let present: Vec<&Series> = op.series.iter().filter(|s| op.rows.iter().any(|r| r.times.contains_key(s.key))).collect();
+    let present: Vec<&Series> = op
+        .series
+        .iter()
+        .filter(|s| op.rows.iter().any(|r| r.times.contains_key(s.key)))
+        .collect();
     let named = op.rows.iter().any(|r| r.best_name.is_some());
-    let mut header = String::from(if named { "| size | fastest f32 kernel |" } else { "| size |" });
+    let mut header = String::from(if named {
+        "| size | fastest f32 kernel |"
+    } else {
+        "| size |"
+    });
     let mut rule = String::from(if named { "|---:|:---|" } else { "|---:|" });
     for s in &present {
         let _ = write!(header, " {} |", s.header);
@@ -724,7 +984,12 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
         let e2e = row.times.get("gpu_e2e").copied();
         match row.times.get("cpu_loop") {
             Some(&cl) => {
-                let _ = write!(line, " {} | {} |", fmt_speedup(cl / kernel), e2e.map_or("—".into(), |e| fmt_speedup(cl / e)));
+                let _ = write!(
+                    line,
+                    " {} | {} |",
+                    fmt_speedup(cl / kernel),
+                    e2e.map_or("—".into(), |e| fmt_speedup(cl / e))
+                );
             }
             None => line.push_str(" — | — |"),
         }
@@ -737,22 +1002,37 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
         let r = rate(row, kernel);
         let _ = match row.work {
             Work::Bytes(_) => write!(line, " {r:.0} GB/s ({:.0}%) |", 100.0 * r / ctx.copy_gbs),
-            Work::Flops(_) => write!(line, " {r:.2} TFLOP/s ({:.0}%) |", 100.0 * r / flops_ceiling),
+            Work::Flops(_) => write!(
+                line,
+                " {r:.2} TFLOP/s ({:.0}%) |",
+                100.0 * r / flops_ceiling
+            ),
         };
         let _ = write!(line, " {:.0e} |", row.max_error);
         if has_torch {
             match &row.torch {
                 Some(t) => {
-                    let _ = write!(line, " {:.2} (PyTorch {}) |", kernel / t.median_ms, fmt_time(t.median_ms));
+                    let _ = write!(
+                        line,
+                        " {:.2} (PyTorch {}) |",
+                        kernel / t.median_ms,
+                        fmt_time(t.median_ms)
+                    );
                 }
                 None => line.push_str(" — |"),
             }
         }
         let _ = writeln!(md, "{line}");
     }
-    let _ = writeln!(md, "\nBold: the fastest GPU kernel at that size (used for the speedups, throughput and \"+ copies\").\n");
+    let _ = writeln!(
+        md,
+        "\nBold: the fastest GPU kernel at that size (used for the speedups, throughput and \"+ copies\").\n"
+    );
     if !op.ladder.is_empty() {
-        let _ = writeln!(md, "Every GPU kernel at every size, TFLOP/s (kernel time by events; each checked against nalgebra first: f32 kernels to a relative error of 1e-5, reduced-precision ones to 5e-3):\n");
+        let _ = writeln!(
+            md,
+            "Every GPU kernel at every size, TFLOP/s (kernel time by events; each checked against nalgebra first: f32 kernels to a relative error of 1e-5, reduced-precision ones to 5e-3):\n"
+        );
         let mut header = String::from("| kernel |");
         let mut rule = String::from("|:---|");
         for row in &op.rows {
@@ -780,9 +1060,18 @@ fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
 fn findings(ops: &[OpReport]) -> String {
     let mut s = String::new();
     if let Some(op) = ops.iter().find(|o| o.key == "vec_add") {
-        let beats = |key: &str| op.rows.iter().find(|r| r.times.get(key).is_some_and(|&g| g < r.times["cpu_loop"])).map(|r| r.x as usize);
+        let beats = |key: &str| {
+            op.rows
+                .iter()
+                .find(|r| r.times.get(key).is_some_and(|&g| g < r.times["cpu_loop"]))
+                .map(|r| r.x as usize)
+        };
         let last = op.rows.last().expect("vec_add has rows");
-        let (cl, k, e) = (last.times["cpu_loop"], last.times[last.best_kernel], last.times["gpu_e2e"]);
+        let (cl, k, e) = (
+            last.times["cpu_loop"],
+            last.times[last.best_kernel],
+            last.times["gpu_e2e"],
+        );
         let cp = last.times["cpu_par"];
         let pinned = last.times.get("gpu_e2e_pinned").copied();
         let _ = writeln!(
@@ -802,7 +1091,11 @@ fn findings(ops: &[OpReport]) -> String {
                 None => "; with copies the GPU never beats the loop at any size measured".into(),
             },
             fmt_time(cp),
-            if cp < e { "also beats the GPU with copies".to_string() } else { "is slower than the GPU with copies".to_string() },
+            if cp < e {
+                "also beats the GPU with copies".to_string()
+            } else {
+                "is slower than the GPU with copies".to_string()
+            },
             match pinned {
                 Some(p) => format!(
                     "; from page-locked host memory the whole round trip takes {} ({} the loop, {} the threaded CPU): faster copies, still {:.0}× the kernel alone",
@@ -819,7 +1112,11 @@ fn findings(ops: &[OpReport]) -> String {
         let mut parts = Vec::new();
         for r in &op.rows {
             if let Some(&cl) = r.times.get("cpu_loop") {
-                parts.push(format!("N = {}: {}", r.x as usize, fmt_speedup(cl / r.times[r.best_kernel])));
+                parts.push(format!(
+                    "N = {}: {}",
+                    r.x as usize,
+                    fmt_speedup(cl / r.times[r.best_kernel])
+                ));
             }
         }
         let last = op.rows.last().expect("matmul has rows");
@@ -845,9 +1142,17 @@ fn findings(ops: &[OpReport]) -> String {
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string()))
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into())
 }
+
+/// One line of a chart: legend, whether it is a GPU series, and its (size, ms) points.
+type ChartLine = (String, bool, Vec<(f64, f64)>);
 
 fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) -> Res<()> {
     use plotters::prelude::*;
@@ -857,13 +1162,26 @@ fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) -> Res<()> 
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
         root.fill(&WHITE).map_err(|x| e(&x))?;
-        let mut lines: Vec<(String, bool, Vec<(f64, f64)>)> = op
+        let mut lines: Vec<ChartLine> = op
             .series
             .iter()
-            .map(|s| (s.header.to_string(), s.gpu, op.rows.iter().filter_map(|r| r.times.get(s.key).map(|&t| (r.x, t))).collect::<Vec<_>>()))
+            .map(|s| {
+                (
+                    s.header.to_string(),
+                    s.gpu,
+                    op.rows
+                        .iter()
+                        .filter_map(|r| r.times.get(s.key).map(|&t| (r.x, t)))
+                        .collect::<Vec<_>>(),
+                )
+            })
             .filter(|l| !l.2.is_empty())
             .collect();
-        let torch: Vec<(f64, f64)> = op.rows.iter().filter_map(|r| r.torch.as_ref().map(|t| (r.x, t.median_ms))).collect();
+        let torch: Vec<(f64, f64)> = op
+            .rows
+            .iter()
+            .filter_map(|r| r.torch.as_ref().map(|t| (r.x, t.median_ms)))
+            .collect();
         if !torch.is_empty() {
             lines.push(("PyTorch (same GPU, anchor run)".into(), true, torch));
         }
@@ -876,11 +1194,17 @@ fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) -> Res<()> 
             y1 = y1.max(y);
         }
         let mut c = ChartBuilder::on(&root)
-            .caption(format!("{} — {gpu_name} vs {cpu_name}", op.title), ("sans-serif", 22))
+            .caption(
+                format!("{} — {gpu_name} vs {cpu_name}", op.title),
+                ("sans-serif", 22),
+            )
             .margin(20)
             .x_label_area_size(60)
             .y_label_area_size(100)
-            .build_cartesian_2d((x0 / 1.5..x1 * 1.5).log_scale().base(op.x_base), (y0 / 2.0..y1 * 3.0).log_scale())
+            .build_cartesian_2d(
+                (x0 / 1.5..x1 * 1.5).log_scale().base(op.x_base),
+                (y0 / 2.0..y1 * 3.0).log_scale(),
+            )
             .map_err(|x| e(&x))?;
         c.configure_mesh()
             .x_desc(op.x_label)
@@ -892,8 +1216,18 @@ fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) -> Res<()> 
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .map_err(|x| e(&x))?;
-        let cpu_colors = [RGBColor(200, 40, 40), RGBColor(240, 140, 20), RGBColor(150, 90, 40)];
-        let gpu_colors = [RGBColor(30, 90, 200), RGBColor(20, 160, 160), RGBColor(110, 60, 190), RGBColor(40, 150, 40), RGBColor(90, 90, 90)];
+        let cpu_colors = [
+            RGBColor(200, 40, 40),
+            RGBColor(240, 140, 20),
+            RGBColor(150, 90, 40),
+        ];
+        let gpu_colors = [
+            RGBColor(30, 90, 200),
+            RGBColor(20, 160, 160),
+            RGBColor(110, 60, 190),
+            RGBColor(40, 150, 40),
+            RGBColor(90, 90, 90),
+        ];
         let (mut ci, mut gi) = (0, 0);
         for (name, is_gpu, pts) in lines {
             let color = if is_gpu {
@@ -903,15 +1237,27 @@ fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) -> Res<()> 
                 ci += 1;
                 cpu_colors[(ci - 1) % cpu_colors.len()]
             };
-            let style = color.stroke_width(if name.contains("copies") || name.starts_with("PyTorch") { 2 } else { 3 });
+            let style =
+                color.stroke_width(if name.contains("copies") || name.starts_with("PyTorch") {
+                    2
+                } else {
+                    3
+                });
             c.draw_series(LineSeries::new(pts.clone(), style))
                 .map_err(|x| e(&x))?
                 .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
+                });
             if is_gpu {
-                c.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, color.filled()))).map_err(|x| e(&x))?;
+                c.draw_series(
+                    pts.iter()
+                        .map(|&p| TriangleMarker::new(p, 6, color.filled())),
+                )
+                .map_err(|x| e(&x))?;
             } else {
-                c.draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled()))).map_err(|x| e(&x))?;
+                c.draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled())))
+                    .map_err(|x| e(&x))?;
             }
         }
         c.configure_series_labels()
@@ -934,7 +1280,13 @@ fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) -> Res<()> 
 
 /// Axis labels for counts: 1000, 10k, 1M, 2.5M, 1G.
 fn fmt_count(v: f64) -> String {
-    let short = |x: f64, unit: &str| if (x - x.round()).abs() < 0.05 { format!("{x:.0}{unit}") } else { format!("{x:.1}{unit}") };
+    let short = |x: f64, unit: &str| {
+        if (x - x.round()).abs() < 0.05 {
+            format!("{x:.0}{unit}")
+        } else {
+            format!("{x:.1}{unit}")
+        }
+    };
     if v >= 1e9 {
         short(v / 1e9, "G")
     } else if v >= 1e6 {
@@ -957,5 +1309,9 @@ fn fmt_tick(ms: f64) -> String {
     } else {
         (ms * 1e6, "ns")
     };
-    if (x - x.round()).abs() < 0.05 * x.max(1.0) { format!("{x:.0} {unit}") } else { format!("{x:.1} {unit}") }
+    if (x - x.round()).abs() < 0.05 * x.max(1.0) {
+        format!("{x:.0} {unit}")
+    } else {
+        format!("{x:.1} {unit}")
+    }
 }

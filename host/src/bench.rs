@@ -45,7 +45,12 @@ pub struct Repeat {
 
 impl Repeat {
     pub const fn new(warmup: usize, min: usize, max: usize, budget_s: f64) -> Repeat {
-        Repeat { warmup, min, max, budget_s }
+        Repeat {
+            warmup,
+            min,
+            max,
+            budget_s,
+        }
     }
 
     fn more(&self, done: usize, started: Instant) -> bool {
@@ -71,7 +76,11 @@ pub fn time_cpu_ms(rep: Repeat, mut f: impl FnMut()) -> Vec<f64> {
 
 /// Times GPU work with CUDA events around each run (see [`time_gpu_ms`]), repeating as `rep`
 /// says; returns each run's milliseconds, sorted.
-pub fn time_kernel_ms(gpu: &Gpu, rep: Repeat, mut f: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
+pub fn time_kernel_ms(
+    gpu: &Gpu,
+    rep: Repeat,
+    mut f: impl FnMut() -> Result<()>,
+) -> Result<Vec<f64>> {
     // One timed run first tells how many fit in the budget.
     let first = time_gpu_ms(gpu, rep.warmup, 1, &mut f)?;
     let per_run_s = (first[0] * 1e-3).max(1e-6);
@@ -84,7 +93,11 @@ pub fn time_kernel_ms(gpu: &Gpu, rep: Repeat, mut f: impl FnMut() -> Result<()>)
 
 /// Times work that starts and ends on the host (upload, kernel, download) with the host clock,
 /// waiting for the GPU's stream at the end of every run; returns milliseconds, sorted.
-pub fn time_end_to_end_ms(gpu: &Gpu, rep: Repeat, mut f: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
+pub fn time_end_to_end_ms(
+    gpu: &Gpu,
+    rep: Repeat,
+    mut f: impl FnMut() -> Result<()>,
+) -> Result<Vec<f64>> {
     for _ in 0..rep.warmup {
         f()?;
         gpu.synchronize()?;
@@ -128,7 +141,13 @@ pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Res
     gpu.synchronize()?;
     // SAFETY: `dst` is a live host slice of exactly the device array's length; the stream's
     // writes to `src` have finished.
-    let r = unsafe { cust::sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src.device_ptr(), std::mem::size_of_val(dst)) };
+    let r = unsafe {
+        cust::sys::cuMemcpyDtoH_v2(
+            dst.as_mut_ptr().cast(),
+            src.device_ptr(),
+            std::mem::size_of_val(dst),
+        )
+    };
     crate::error::check(r, "cuMemcpyDtoH")
 }
 
@@ -138,7 +157,10 @@ pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Res
 pub fn copy_bandwidth_gbs(gpu: &Gpu, bytes: usize, iters: usize) -> Result<(f64, Stats)> {
     let n = bytes / size_of::<f32>();
     if n == 0 {
-        return Err(Error::InvalidArgument { op: "copy_bandwidth_gbs", reason: "copy of zero bytes".into() });
+        return Err(Error::InvalidArgument {
+            op: "copy_bandwidth_gbs",
+            reason: "copy of zero bytes".into(),
+        });
     }
     let src = DeviceVector::<f32>::filled(gpu, n, 1.234_567)?;
     let dst = DeviceVector::<f32>::filled(gpu, n, -7.0)?;
@@ -147,13 +169,21 @@ pub fn copy_bandwidth_gbs(gpu: &Gpu, bytes: usize, iters: usize) -> Result<(f64,
         // SAFETY: both buffers hold `len` bytes and do not overlap; the copy is queued on our
         // stream, after the fills.
         let r = unsafe {
-            cust::sys::cuMemcpyDtoDAsync_v2(dst.device_ptr(), src.device_ptr(), len, gpu.stream().as_inner())
+            cust::sys::cuMemcpyDtoDAsync_v2(
+                dst.device_ptr(),
+                src.device_ptr(),
+                len,
+                gpu.stream().as_inner(),
+            )
         };
         crate::error::check(r, "cuMemcpyDtoDAsync")
     })?;
     let check = dst.to_host(gpu)?;
     if check.iter().step_by(4099).any(|&v| v != 1.234_567) {
-        return Err(Error::InvalidArgument { op: "copy_bandwidth_gbs", reason: "device copy produced wrong data".into() });
+        return Err(Error::InvalidArgument {
+            op: "copy_bandwidth_gbs",
+            reason: "device copy produced wrong data".into(),
+        });
     }
     let stats = Stats::from_sorted(&times);
     Ok((gb_per_s(2.0 * len as f64, stats.median_ms), stats))
@@ -212,7 +242,11 @@ pub fn relative_error(got: &[f32], want: &[f32]) -> f64 {
         diff += d * d;
         norm += f64::from(w) * f64::from(w);
     }
-    if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() }
+    if norm == 0.0 {
+        diff.sqrt()
+    } else {
+        (diff / norm).sqrt()
+    }
 }
 
 /// Fails with a typed error unless `got` matches `want` to a relative error of `tol`.
@@ -221,7 +255,12 @@ pub fn verify(op: &'static str, got: &[f32], want: &[f32], tol: f64) -> Result<f
     if err <= tol {
         Ok(err)
     } else {
-        Err(Error::InvalidArgument { op, reason: format!("GPU result differs from the CPU: relative error {err:.3e} > {tol:.1e}") })
+        Err(Error::InvalidArgument {
+            op,
+            reason: format!(
+                "GPU result differs from the CPU: relative error {err:.3e} > {tol:.1e}"
+            ),
+        })
     }
 }
 
@@ -256,8 +295,14 @@ pub fn parse_anchor_csv(text: &str) -> Vec<AnchorRow> {
 }
 
 /// The anchor row for `op` at `shape` in `dtype`, if the anchor measured it.
-pub fn find_anchor<'a>(rows: &'a [AnchorRow], op: &str, shape: &str, dtype: &str) -> Option<&'a AnchorRow> {
-    rows.iter().find(|r| r.op == op && r.shape == shape && r.dtype == dtype)
+pub fn find_anchor<'a>(
+    rows: &'a [AnchorRow],
+    op: &str,
+    shape: &str,
+    dtype: &str,
+) -> Option<&'a AnchorRow> {
+    rows.iter()
+        .find(|r| r.op == op && r.shape == shape && r.dtype == dtype)
 }
 
 #[cfg(test)]
@@ -266,10 +311,18 @@ mod tests {
 
     #[test]
     fn anchor_csv_lines_parse_and_the_header_is_skipped() {
-        let rows = parse_anchor_csv("gpu NVIDIA H100 torch 2.5\nvec_add,1024,f32,0.0061,2.01\nlinear_sigmoid,256x1024x1024,f32,0.05,10.7\n");
+        let rows = parse_anchor_csv(
+            "gpu NVIDIA H100 torch 2.5\nvec_add,1024,f32,0.0061,2.01\nlinear_sigmoid,256x1024x1024,f32,0.05,10.7\n",
+        );
         assert_eq!(rows.len(), 2);
-        assert_eq!(find_anchor(&rows, "vec_add", "1024", "f32").map(|r| r.metric), Some(2.01));
-        assert_eq!(find_anchor(&rows, "linear_sigmoid", "256x1024x1024", "f32").map(|r| r.median_ms), Some(0.05));
+        assert_eq!(
+            find_anchor(&rows, "vec_add", "1024", "f32").map(|r| r.metric),
+            Some(2.01)
+        );
+        assert_eq!(
+            find_anchor(&rows, "linear_sigmoid", "256x1024x1024", "f32").map(|r| r.median_ms),
+            Some(0.05)
+        );
         assert!(find_anchor(&rows, "vec_add", "1024", "bf16").is_none());
     }
 
