@@ -2,7 +2,10 @@
 //! 256×1024×1024, 4096×4096×4096 (quick: the first two). Throughput is `Elements(2·B·I·O)`:
 //! read elem/s as FLOP/s.
 
-use benches::{cpu, criterion, end_to_end_time, group, kernel_time, ok, open_gpu, quick, verify};
+use benches::{
+    cpu, criterion, end_to_end_time, group, kernel_time, max_dense_cpu_threads, ok, open_gpu,
+    quick, verify,
+};
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
 use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
 use host::ops::dense::dense_into;
@@ -37,9 +40,11 @@ fn main() {
                 bch.iter(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, ACT))
             });
         }
-        g.bench_with_input(BenchmarkId::new("cpu_rayon", &id), &id, |bch, _| {
-            bch.iter(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, ACT))
-        });
+        if batch * in_f * out_f <= max_dense_cpu_threads() {
+            g.bench_with_input(BenchmarkId::new("cpu_rayon", &id), &id, |bch, _| {
+                bch.iter(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, ACT))
+            });
+        }
         let mut nd = cpu::NalgebraDense::new(&x, &w, &bias, batch, in_f, out_f, ACT);
         g.bench_with_input(BenchmarkId::new("cpu_nalgebra", &id), &id, |bch, _| {
             bch.iter(|| nd.run())

@@ -2,11 +2,11 @@
 //! `Elements(2·N³)`, so criterion's "elem/s" reads as FLOP/s.
 //!
 //! The article's triple loop runs only up to `max_n_cpu_loop()` (it stays within about a minute
-//! there); the threaded loop and nalgebra up to `max_n_cpu_fast()`.
+//! there); the threaded loop up to `max_n_cpu_threads()`, nalgebra up to `max_n_cpu_nalgebra()`.
 
 use benches::{
-    cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, max_n_cpu_fast,
-    max_n_cpu_loop, ok, open_gpu, verify,
+    cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, max_n_cpu_loop,
+    max_n_cpu_nalgebra, max_n_cpu_threads, ok, open_gpu, verify,
 };
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
 use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
@@ -36,10 +36,12 @@ fn main() {
             });
         }
         let mut na = cpu::NalgebraMatmul::new(&a, &b, n, n, n);
-        if n <= max_n_cpu_fast() {
+        if n <= max_n_cpu_threads() {
             g.bench_with_input(BenchmarkId::new("cpu_rayon", n), &n, |bch, _| {
                 bch.iter(|| cpu::matmul_par(&a, &b, &mut out, n, n))
             });
+        }
+        if n <= max_n_cpu_nalgebra() {
             g.bench_with_input(BenchmarkId::new("cpu_nalgebra", n), &n, |bch, _| {
                 bch.iter(|| na.run())
             });

@@ -67,9 +67,20 @@ pub fn max_n_cpu_loop() -> usize {
     if quick() { 256 } else { 1024 }
 }
 
-/// Largest N for the threaded and nalgebra CPU products.
-pub fn max_n_cpu_fast() -> usize {
+/// Largest N for the threaded i-k-j loop (at 4096 one run takes several seconds on two cores).
+pub fn max_n_cpu_threads() -> usize {
+    if quick() { 1024 } else { 2048 }
+}
+
+/// Largest N for nalgebra's blocked product (a few seconds per run at 4096 on one core).
+pub fn max_n_cpu_nalgebra() -> usize {
     if quick() { 1024 } else { 4096 }
+}
+
+/// Largest multiply-add count (batch·in·out) of a dense layer for the threaded CPU series:
+/// the two smaller anchor shapes; 4096³ runs only with nalgebra.
+pub fn max_dense_cpu_threads() -> usize {
+    1 << 28
 }
 
 /// The GPU for the GPU series, or `None` with the reason printed when this machine has none.
