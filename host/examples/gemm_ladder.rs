@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
-use host::ops::matmul::{Activation, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
+use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16_with};
 use host::timing::{median, time_gpu_ms};
 use host::{DeviceMatrix, DeviceVector, Gpu, Result};
 
@@ -136,17 +136,19 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
         // BF16 tensor cores: the same values rounded to bf16.
         let ha = DeviceMatrixBf16::from_f32(gpu, n, n, &x.a)?;
         let hb = DeviceMatrixBf16::from_f32(gpu, n, n, &x.b)?;
-        dc.fill(gpu, f32::NAN)?;
-        gemm_bf16(gpu, &ha, Transpose::No, &hb, Transpose::No, Epilogue::default(), &mut dc)?;
-        let (err, ok) = check(&x, &dc.to_host(gpu)?, false, None, Activation::Identity, to_bf16, 1e-5);
-        let ms = time(gpu, || gemm_bf16(gpu, &ha, Transpose::No, &hb, Transpose::No, Epilogue::default(), &mut dc))?;
-        rows.push(Row { name: "Bf16".into(), n, ms, tflops: tflops(n, ms), err, ok, anchor: Some("bf16") });
-        progress(rows.last().unwrap());
+        for kernel in Bf16Kernel::ALL {
+            dc.fill(gpu, f32::NAN)?;
+            gemm_bf16_with(gpu, &ha, Transpose::No, &hb, Transpose::No, Epilogue::default(), &mut dc, kernel)?;
+            let (err, ok) = check(&x, &dc.to_host(gpu)?, false, None, Activation::Identity, to_bf16, 1e-5);
+            let ms = time(gpu, || gemm_bf16_with(gpu, &ha, Transpose::No, &hb, Transpose::No, Epilogue::default(), &mut dc, kernel))?;
+            rows.push(Row { name: format!("Bf16 {kernel:?}"), n, ms, tflops: tflops(n, ms), err, ok, anchor: Some("bf16") });
+            progress(rows.last().unwrap());
+        }
         drop((ha, hb));
         // The dense layer's forward x·Wᵀ: bare, and with the fused bias + ReLU epilogue.
         let bias_h = random(3 + n as u64, n);
         let bias = DeviceVector::from_host(gpu, &bias_h)?;
-        for kernel in [GemmKernel::Auto, GemmKernel::Tf32] {
+        for kernel in [GemmKernel::Auto, GemmKernel::Tf32, GemmKernel::Tf32Bk64] {
             let t = tol(kernel);
             let anchor = Some(if kernel.is_reduced_precision() { "tf32" } else { "f32" });
             dc.fill(gpu, f32::NAN)?;
@@ -180,7 +182,7 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
     }
     // Epilogue cost: fused bias+ReLU over the bare product.
     for &n in sizes {
-        for k in ["Auto", "Tf32"] {
+        for k in ["Auto", "Tf32", "Tf32Bk64"] {
             let get = |name: String| rows.iter().find(|r| r.n == n && r.name == name).map(|r| r.tflops);
             if let (Some(bare), Some(fused)) = (get(format!("{k} x·Wᵀ")), get(format!("{k} relu(x·Wᵀ+b)"))) {
                 println!("fused epilogue {k} n={n}: {:.1}% of the bare x·Wᵀ", 100.0 * fused / bare);

@@ -1,5 +1,5 @@
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
-use host::ops::matmul::{Activation, Epilogue, GemmKernel, MatmulKernel, Transpose, gemm, gemm_bf16, matmul, matmul_into};
+use host::ops::matmul::{Activation, Epilogue, GemmKernel, MatmulKernel, Bf16Kernel, Transpose, gemm, gemm_bf16_with, matmul, matmul_into};
 use host::DeviceVector;
 use integration_tests::assert_close;
 use host::{DeviceMatrix, Error, reference};
@@ -67,10 +67,12 @@ pub fn register(s: &mut Suite) {
     }
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
         for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]) {
-            s.gpu(format!("gemm_bf16::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
-                check_gemm_bf16(g, rng, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
-                check_gemm_bf16(g, rng, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
-            });
+            for kernel in Bf16Kernel::ALL {
+                s.gpu(format!("gemm_bf16::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                    check_gemm_bf16(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_gemm_bf16(g, rng, kernel, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
+                });
+            }
         }
     }
     for kernel in [GemmKernel::Auto, GemmKernel::Tf32] {
@@ -124,7 +126,7 @@ pub fn register(s: &mut Suite) {
     });
 }
 
-/// Checks [`gemm_bf16`]: inputs drawn in f32, rounded to bf16 (so the f64 reference sees exactly
+/// Checks a BF16 kernel: inputs drawn in f32, rounded to bf16 (so the f64 reference sees exactly
 /// what the tensor cores multiply); products of bf16 are exact in f32, so what remains is f32
 /// accumulation error, bounded as for the f32 kernels (with a looser 1e-4·√k absolute term for the
 /// tensor cores' internal accumulation order). C is poisoned with NaN when β = 0.
@@ -132,6 +134,7 @@ pub fn register(s: &mut Suite) {
 pub fn check_gemm_bf16(
     g: &host::Gpu,
     rng: &mut rand::rngs::StdRng,
+    kernel: Bf16Kernel,
     (m, k, n): (usize, usize, usize),
     (ta, tb): (bool, bool),
     act: Activation,
@@ -157,10 +160,10 @@ pub fn check_gemm_bf16(
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
-    gpu(gemm_bf16(g, &da, t(ta), &db, t(tb), epi, &mut dc))?;
+    gpu(gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel))?;
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
-    assert_close(&format!("gemm_bf16 ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, 1e-4, atol)
+    assert_close(&format!("gemm_bf16 {kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, 1e-4, atol)
 }
 
 /// Error bounds of a GEMM kernel against the f64 reference: |got − want| ≤ max(rtol·|want|,

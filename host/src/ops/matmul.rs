@@ -120,11 +120,13 @@ pub enum GemmKernel {
     /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
     /// relative error per product).
     Tf32,
+    /// TF32 with 64 k per pipeline stage (half the barriers; 204 KiB of shared memory).
+    Tf32Bk64,
 }
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 8] = [
+    pub const LADDER: [GemmKernel; 9] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -133,6 +135,7 @@ impl GemmKernel {
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
         GemmKernel::Tf32,
+        GemmKernel::Tf32Bk64,
     ];
 
     /// The kernel `Auto` resolves to (itself for the others).
@@ -145,7 +148,7 @@ impl GemmKernel {
 
     /// Whether the kernel rounds its inputs below f32 precision.
     pub fn is_reduced_precision(self) -> bool {
-        matches!(self, GemmKernel::Tf32)
+        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64)
     }
 
     /// The PTX kernel and its launch configuration for an m×n output.
@@ -177,6 +180,10 @@ impl GemmKernel {
             GemmKernel::Tf32 => {
                 (&km::GEMM_MMA_TF32, tile_grid("gemm_mma_tf32", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_SHARED)?)
             }
+            GemmKernel::Tf32Bk64 => (
+                &km::GEMM_MMA_TF32_BK64,
+                tile_grid("gemm_mma_tf32_bk64", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
+            ),
         })
     }
 }
@@ -216,6 +223,21 @@ pub fn gemm(
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 
+/// Which BF16 kernel [`gemm_bf16_with`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Bf16Kernel {
+    /// 32 k per stage, fragments loaded one 32-bit word at a time.
+    Mma,
+    /// 64 k per stage, fragments loaded with `ldmatrix`: the faster of the two at every size
+    /// measured (1024 to 8192 on an H200, see docs/perf.md), so the default.
+    #[default]
+    MmaLdmatrix,
+}
+
+impl Bf16Kernel {
+    pub const ALL: [Bf16Kernel; 2] = [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix];
+}
+
 /// [`gemm`] with bf16 A and B on the BF16 tensor cores (`mma.sync`), f32 accumulation, f32 C
 /// and bias. Any shape and layout.
 #[allow(clippy::too_many_arguments)]
@@ -228,17 +250,36 @@ pub fn gemm_bf16(
     epilogue: Epilogue<'_>,
     c: &mut DeviceMatrix,
 ) -> Result<()> {
+    gemm_bf16_with(gpu, a, ta, b, tb, epilogue, c, Bf16Kernel::default())
+}
+
+/// [`gemm_bf16`] with a chosen kernel.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_bf16_with(
+    gpu: &Gpu,
+    a: &DeviceMatrixBf16,
+    ta: Transpose,
+    b: &DeviceMatrixBf16,
+    tb: Transpose,
+    epilogue: Epilogue<'_>,
+    c: &mut DeviceMatrix,
+    kernel: Bf16Kernel,
+) -> Result<()> {
     let Some(params) = gemm_params("gemm_bf16", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
     use kernels::matmul as km;
-    let cfg = tile_grid("gemm_mma_bf16", params.m as usize, params.n as usize, (km::BF16_BM, km::BF16_BN), km::BF16_THREADS, km::BF16_SHARED)?;
+    let (info, shared) = match kernel {
+        Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_SHARED),
+        Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_LDM_SHARED),
+    };
+    let cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::BF16_BM, km::BF16_BN), km::BF16_THREADS, shared)?;
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
     let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
-    // SAFETY: `gemm_mma_bf16` takes (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
+    // SAFETY: the BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
     // checked and the strides address only inside A and B; the kernel bounds-checks its tiles.
-    unsafe { gpu.launch(&km::GEMM_MMA_BF16, cfg, &mut args) }
+    unsafe { gpu.launch(info, cfg, &mut args) }
 }
 
 /// Checks the shapes of a GEMM and builds its parameters; `None` when C is empty (nothing to

@@ -25,7 +25,17 @@ pub const TF32_LDK: usize = TC_BK + 4;
 /// Pipeline stages.
 pub const TF32_STAGES: usize = 3;
 /// Dynamic shared memory of [`gemm_mma_tf32`].
-pub const TF32_SHARED: u32 = (TF32_STAGES * 2 * tc_region(TF32_LDK) * 4) as u32;
+pub const TF32_SHARED: u32 = (TF32_STAGES * 2 * tc_region(TF32_LDK, TF32_BK) * 4) as u32;
+
+/// k per stage of [`gemm_mma_tf32_bk64`]: twice the slices per barrier.
+pub const TF32_BK64_BK: usize = 64;
+/// Row length of its k-contiguous tiles: 64 + 4 floats.
+pub const TF32_BK64_LDK: usize = TF32_BK64_BK + 4;
+/// Its pipeline stages.
+pub const TF32_BK64_STAGES: usize = 3;
+/// Dynamic shared memory of [`gemm_mma_tf32_bk64`] (204 KiB: needs the opt-in limit of
+/// compute capability 8.0/9.0).
+pub const TF32_BK64_SHARED: u32 = (TF32_BK64_STAGES * 2 * tc_region(TF32_BK64_LDK, TF32_BK64_BK) * 4) as u32;
 
 /// The TF32 element kind: f32 in shared memory, rounded at fragment load.
 #[cfg(target_arch = "nvptx64")]
@@ -34,6 +44,7 @@ pub struct Tf32;
 #[cfg(target_arch = "nvptx64")]
 impl TcKind for Tf32 {
     type E = f32;
+    const BK: usize = TF32_BK;
     const LDK: usize = TF32_LDK;
     const STAGES: usize = TF32_STAGES;
     const KSTEP: usize = 8;
@@ -43,22 +54,88 @@ impl TcKind for Tf32 {
     unsafe fn frag_a<const KC: bool>(s: *const f32, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
         let (r, c) = (r0 + lane / 4, c0 + lane % 4);
         // SAFETY: the caller keeps the 16×8 tile inside the stage.
-        let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(TF32_LDK, o, q)) });
-        [e(r, c), e(r + 8, c), e(r, c + 4), e(r + 8, c + 4)]
+        unsafe { tf32_frag_a::<KC, TF32_LDK>(s, r, c) }
     }
 
     #[inline(always)]
     unsafe fn frag_b<const KC: bool>(s: *const f32, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
         let (n, c) = (n0 + lane / 4, c0 + lane % 4);
         // SAFETY: the caller keeps the 8×8 tile inside the stage.
-        let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(TF32_LDK, o, q)) });
-        [e(n, c), e(n, c + 4)]
+        unsafe { tf32_frag_b::<KC, TF32_LDK>(s, n, c) }
     }
 
     #[inline(always)]
     fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
         mma_tf32(d, a, b)
     }
+}
+
+/// A fragment from rows r, r + 8 and k c, c + 4 (lane-relative), rounded to TF32.
+///
+/// # Safety
+/// Inside the stage's tile.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn tf32_frag_a<const KC: bool, const LDK: usize>(s: *const f32, r: usize, c: usize) -> [u32; 4] {
+    // SAFETY: forwarded.
+    let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(LDK, o, q)) });
+    [e(r, c), e(r + 8, c), e(r, c + 4), e(r + 8, c + 4)]
+}
+
+/// B fragment from column n and k c, c + 4, rounded to TF32.
+///
+/// # Safety
+/// Inside the stage's tile.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn tf32_frag_b<const KC: bool, const LDK: usize>(s: *const f32, n: usize, c: usize) -> [u32; 2] {
+    // SAFETY: forwarded.
+    let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(LDK, o, q)) });
+    [e(n, c), e(n, c + 4)]
+}
+
+/// [`Tf32`] with 64 k per stage: half the barriers per k.
+#[cfg(target_arch = "nvptx64")]
+pub struct Tf32Bk64;
+
+#[cfg(target_arch = "nvptx64")]
+impl TcKind for Tf32Bk64 {
+    type E = f32;
+    const BK: usize = TF32_BK64_BK;
+    const LDK: usize = TF32_BK64_LDK;
+    const STAGES: usize = TF32_BK64_STAGES;
+    const KSTEP: usize = 8;
+    const ZERO: f32 = 0.0;
+
+    #[inline(always)]
+    unsafe fn frag_a<const KC: bool>(s: *const f32, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
+        // SAFETY: the caller keeps the 16×8 tile inside the stage.
+        unsafe { tf32_frag_a::<KC, TF32_BK64_LDK>(s, r0 + lane / 4, c0 + lane % 4) }
+    }
+
+    #[inline(always)]
+    unsafe fn frag_b<const KC: bool>(s: *const f32, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
+        // SAFETY: the caller keeps the 8×8 tile inside the stage.
+        unsafe { tf32_frag_b::<KC, TF32_BK64_LDK>(s, n0 + lane / 4, c0 + lane % 4) }
+    }
+
+    #[inline(always)]
+    fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+        mma_tf32(d, a, b)
+    }
+}
+
+/// [`gemm_mma_tf32`] with 64 k per pipeline stage (3 stages).
+///
+/// # Safety
+/// As [`gemm_mma_tf32`], with `TF32_BK64_SHARED` bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// As [`gemm_mma_tf32`].
+#[kernel]
+pub unsafe fn gemm_mma_tf32_bk64(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tc_gemm::<Tf32Bk64>(a, b, c, bias, &p) }
 }
 
 /// C = act(α·op(A)·op(B) + bias + β·C) on TF32 tensor cores (inputs rounded to nearest TF32,

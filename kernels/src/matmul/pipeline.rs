@@ -15,17 +15,18 @@ pub use device::*;
 pub const TC_BM: usize = 128;
 /// Columns of C per block.
 pub const TC_BN: usize = 128;
-/// k per pipeline stage.
+/// k per pipeline stage of the first tensor-core rung (the deeper ones set their own).
 pub const TC_BK: usize = 32;
 /// Threads per block (8 warps: 2 along m × 4 along n, each 64×32 of C).
 pub const TC_THREADS: u32 = 256;
 /// Row length of an outer-contiguous tile (`S[q][o]`): 128 + 8.
 pub const TC_LDO: usize = TC_BM + 8;
 
-/// Elements of one operand's tile region in one stage, for a k-contiguous row length `ldk`.
-pub const fn tc_region(ldk: usize) -> usize {
+/// Elements of one operand's tile region in one stage, for `bk` k per stage and a k-contiguous
+/// row length `ldk`.
+pub const fn tc_region(ldk: usize, bk: usize) -> usize {
     let kc = TC_BM * ldk;
-    let oc = TC_BK * TC_LDO;
+    let oc = bk * TC_LDO;
     if kc > oc { kc } else { oc }
 }
 
@@ -40,6 +41,8 @@ mod device {
     pub trait TcKind {
         /// The element as stored (f32, or bf16 bits as u16).
         type E: Copy;
+        /// k per pipeline stage (a multiple of KSTEP, at most 8·KSTEP).
+        const BK: usize;
         /// Row length of a k-contiguous tile (`S[o][q]`), padded.
         const LDK: usize;
         /// Pipeline stages.
@@ -58,6 +61,17 @@ mod device {
         /// # Safety
         /// As `frag_a`.
         unsafe fn frag_b<const KC: bool>(s: *const Self::E, n0: usize, c0: usize, lane: usize) -> [u32; 2];
+        /// The fragments of the two KSTEP×8 tiles at columns n0.. and n0 + 8.. (b of the first,
+        /// then of the second).
+        ///
+        /// # Safety
+        /// As `frag_a`.
+        #[inline(always)]
+        unsafe fn frag_b2<const KC: bool>(s: *const Self::E, n0: usize, c0: usize, lane: usize) -> [u32; 4] {
+            // SAFETY: forwarded.
+            let (x, y) = unsafe { (Self::frag_b::<KC>(s, n0, c0, lane), Self::frag_b::<KC>(s, n0 + 8, c0, lane)) };
+            [x[0], x[1], y[0], y[1]]
+        }
         fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]);
     }
 
@@ -98,14 +112,14 @@ mod device {
         /// # Safety
         /// `s` is a stage region of shared memory holding the tile; strides describe the buffer.
         #[inline(always)]
-        unsafe fn issue<const KC: bool>(&self, ldk: usize, s: *mut E, o0: usize, k0: usize, tid: usize, zero: E) {
+        unsafe fn issue<const KC: bool>(&self, ldk: usize, bk: usize, s: *mut E, o0: usize, k0: usize, tid: usize, zero: E) {
             const NT: usize = TC_THREADS as usize;
             let v = Self::V;
-            let chunks = TC_BM * TC_BK / v / NT;
+            let chunks = TC_BM * bk / v / NT;
             let mut j = 0;
             while j < chunks {
                 let idx = tid + j * NT;
-                let (o, q) = if KC { (idx / (TC_BK / v), (idx % (TC_BK / v)) * v) } else { ((idx % (TC_BM / v)) * v, idx / (TC_BM / v)) };
+                let (o, q) = if KC { (idx / (bk / v), (idx % (bk / v)) * v) } else { ((idx % (TC_BM / v)) * v, idx / (TC_BM / v)) };
                 // SAFETY: (o, q) is inside the tile, so the destination is inside the region.
                 let dst = unsafe { s.add(tile_index::<KC>(ldk, o, q)) };
                 let (go, gq) = (o0 + o, k0 + q);
@@ -203,17 +217,17 @@ mod device {
         let opb = TcOperand::<K::E>::new::<BKC>(b, p.b_col_stride, p.b_row_stride, p.n, p.k);
         let (warp, lane) = (tid / 32, tid % 32);
         let (wm, wn) = ((warp % 2) * 64, (warp / 2) * 32);
-        let region = tc_region(K::LDK);
+        let region = tc_region(K::LDK, K::BK);
         let smem = crate::shared::dynamic_shared::<K::E>();
-        let tiles = (p.k as usize).div_ceil(TC_BK);
+        let tiles = (p.k as usize).div_ceil(K::BK);
         let mut acc = [[[0.0f32; 4]; 4]; 4];
 
         // SAFETY (whole body): every shared access stays inside STAGES·2·region elements, which the
         // launch provides; global reads are bounds-checked (zero fill outside the matrix).
         let issue = |kt: usize| unsafe {
             let s = smem.add((kt % K::STAGES) * 2 * region);
-            opa.issue::<AKC>(K::LDK, s, m0, kt * TC_BK, tid, K::ZERO);
-            opb.issue::<BKC>(K::LDK, s.add(region), n0, kt * TC_BK, tid, K::ZERO);
+            opa.issue::<AKC>(K::LDK, K::BK, s, m0, kt * K::BK, tid, K::ZERO);
+            opb.issue::<BKC>(K::LDK, K::BK, s.add(region), n0, kt * K::BK, tid, K::ZERO);
         };
         // Prologue: the first STAGES − 1 slices in flight (empty groups past the end keep the
         // group count in step with the waits below).
@@ -237,25 +251,28 @@ mod device {
             cp_async_commit();
             let sa = unsafe { smem.add((kt % K::STAGES) * 2 * region) } as *const K::E;
             let sb = unsafe { sa.add(region) };
-            let mut ks = 0;
-            while ks < TC_BK {
-                let mut af = [[0u32; 4]; 4];
-                let mut bf = [[0u32; 2]; 4];
-                unroll!(mt in [0, 1, 2, 3] {
-                    // SAFETY: rows wm + mt·16 + 0..16 < BM, k ks..ks + KSTEP ≤ BK.
-                    af[mt] = unsafe { K::frag_a::<AKC>(sa, wm + mt * 16, ks, lane) };
-                });
-                unroll!(nt in [0, 1, 2, 3] {
-                    // SAFETY: columns wn + nt·8 + 0..8 < BN.
-                    bf[nt] = unsafe { K::frag_b::<BKC>(sb, wn + nt * 8, ks, lane) };
-                });
-                unroll!(mt in [0, 1, 2, 3] {
-                    unroll!(nt in [0, 1, 2, 3] {
-                        K::mma(&mut acc[mt][nt], af[mt], bf[nt]);
+            // Unrolled, so the compiler can load the next step's fragments during this step's mmas.
+            unroll!(step in [0, 1, 2, 3, 4, 5, 6, 7] {
+                if step * K::KSTEP < K::BK {
+                    let ks = step * K::KSTEP;
+                    let mut af = [[0u32; 4]; 4];
+                    let mut bf = [[0u32; 4]; 2];
+                    unroll!(mt in [0, 1, 2, 3] {
+                        // SAFETY: rows wm + mt·16 + 0..16 < BM, k ks..ks + KSTEP ≤ BK.
+                        af[mt] = unsafe { K::frag_a::<AKC>(sa, wm + mt * 16, ks, lane) };
                     });
-                });
-                ks += K::KSTEP;
-            }
+                    unroll!(np in [0, 1] {
+                        // SAFETY: columns wn + np·16 + 0..16 < BN.
+                        bf[np] = unsafe { K::frag_b2::<BKC>(sb, wn + np * 16, ks, lane) };
+                    });
+                    unroll!(mt in [0, 1, 2, 3] {
+                        unroll!(nt in [0, 1, 2, 3] {
+                            let b = [bf[nt / 2][2 * (nt % 2)], bf[nt / 2][2 * (nt % 2) + 1]];
+                            K::mma(&mut acc[mt][nt], af[mt], b);
+                        });
+                    });
+                }
+            });
         }
         // Leave no copy in flight past the kernel's end.
         cp_async_wait::<0>();
