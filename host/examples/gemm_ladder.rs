@@ -201,9 +201,9 @@ fn read_anchor(path: &str) -> HashMap<(usize, String), f64> {
     if let Ok(text) = std::fs::read_to_string(path) {
         for line in text.lines() {
             let f: Vec<&str> = line.split(',').collect();
-            if f.len() == 5 && f[0] == "matmul" {
-                if let (Ok(n), Ok(t)) = (f[1].parse(), f[4].parse()) {
-                    m.insert((n, f[2].to_string()), t);
+            if let ["matmul", n, dtype, _, t] = f.as_slice() {
+                if let (Ok(n), Ok(t)) = (n.parse::<usize>(), t.parse::<f64>()) {
+                    m.insert((n, dtype.to_string()), t);
                 }
             }
         }

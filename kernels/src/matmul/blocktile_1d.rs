@@ -6,7 +6,7 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {super::common::{Operand, fma}, crate::thread};
 
-/// Rows of C per block of [`gemm_bt1d_f32`].
+/// Rows of C per block of `gemm_bt1d_f32`.
 pub const BT1D_BM: usize = 64;
 /// Columns of C per block.
 pub const BT1D_BN: usize = 64;

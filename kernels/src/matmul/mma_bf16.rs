@@ -23,17 +23,17 @@ pub const BF16_THREADS: u32 = TC_THREADS;
 pub const BF16_LDK: usize = TC_BK + 8;
 /// Pipeline stages.
 pub const BF16_STAGES: usize = 4;
-/// Dynamic shared memory of [`gemm_mma_bf16`].
+/// Dynamic shared memory of `gemm_mma_bf16`.
 pub const BF16_SHARED: u32 = (BF16_STAGES * 2 * tc_region(BF16_LDK, BF16_BK) * 2) as u32;
 
-/// k per stage of [`gemm_mma_bf16_ldm`].
+/// k per stage of `gemm_mma_bf16_ldm`.
 pub const BF16_LDM_BK: usize = 64;
 /// Row length of its k-contiguous tiles: 64 + 8 halves (144 bytes: the 8 rows an `ldmatrix`
 /// reads fall in 8 different 16-byte bank groups).
 pub const BF16_LDM_LDK: usize = BF16_LDM_BK + 8;
 /// Its pipeline stages.
 pub const BF16_LDM_STAGES: usize = 4;
-/// Dynamic shared memory of [`gemm_mma_bf16_ldm`] (144 KiB).
+/// Dynamic shared memory of `gemm_mma_bf16_ldm` (144 KiB).
 pub const BF16_LDM_SHARED: u32 = (BF16_LDM_STAGES * 2 * tc_region(BF16_LDM_LDK, BF16_LDM_BK) * 2) as u32;
 
 /// The BF16 element kind (raw bits).
@@ -190,13 +190,13 @@ unsafe fn pair_ld<const KC: bool, const LDK: usize>(s: *const u16, o: usize, q: 
     }
 }
 
-/// [`gemm_mma_bf16`] with 64 k per stage and `ldmatrix` fragment loads.
+/// `gemm_mma_bf16` with 64 k per stage and `ldmatrix` fragment loads.
 ///
 /// # Safety
-/// As [`gemm_mma_bf16`], with `BF16_LDM_SHARED` bytes of dynamic shared memory.
+/// As `gemm_mma_bf16`, with `BF16_LDM_SHARED` bytes of dynamic shared memory.
 ///
 /// # Thread mapping
-/// As [`gemm_mma_bf16`].
+/// As `gemm_mma_bf16`.
 #[kernel]
 pub unsafe fn gemm_mma_bf16_ldm(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.

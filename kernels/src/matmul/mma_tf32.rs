@@ -24,16 +24,16 @@ pub const TF32_THREADS: u32 = TC_THREADS;
 pub const TF32_LDK: usize = TC_BK + 4;
 /// Pipeline stages.
 pub const TF32_STAGES: usize = 3;
-/// Dynamic shared memory of [`gemm_mma_tf32`].
+/// Dynamic shared memory of `gemm_mma_tf32`.
 pub const TF32_SHARED: u32 = (TF32_STAGES * 2 * tc_region(TF32_LDK, TF32_BK) * 4) as u32;
 
-/// k per stage of [`gemm_mma_tf32_bk64`]: twice the slices per barrier.
+/// k per stage of `gemm_mma_tf32_bk64`: twice the slices per barrier.
 pub const TF32_BK64_BK: usize = 64;
 /// Row length of its k-contiguous tiles: 64 + 4 floats.
 pub const TF32_BK64_LDK: usize = TF32_BK64_BK + 4;
 /// Its pipeline stages.
 pub const TF32_BK64_STAGES: usize = 3;
-/// Dynamic shared memory of [`gemm_mma_tf32_bk64`] (204 KiB: needs the opt-in limit of
+/// Dynamic shared memory of `gemm_mma_tf32_bk64` (204 KiB: needs the opt-in limit of
 /// compute capability 8.0/9.0).
 pub const TF32_BK64_SHARED: u32 = (TF32_BK64_STAGES * 2 * tc_region(TF32_BK64_LDK, TF32_BK64_BK) * 4) as u32;
 
@@ -125,13 +125,13 @@ impl TcKind for Tf32Bk64 {
     }
 }
 
-/// [`gemm_mma_tf32`] with 64 k per pipeline stage (3 stages).
+/// `gemm_mma_tf32` with 64 k per pipeline stage (3 stages).
 ///
 /// # Safety
-/// As [`gemm_mma_tf32`], with `TF32_BK64_SHARED` bytes of dynamic shared memory.
+/// As `gemm_mma_tf32`, with `TF32_BK64_SHARED` bytes of dynamic shared memory.
 ///
 /// # Thread mapping
-/// As [`gemm_mma_tf32`].
+/// As `gemm_mma_tf32`.
 #[kernel]
 pub unsafe fn gemm_mma_tf32_bk64(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.

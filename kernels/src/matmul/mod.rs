@@ -2,19 +2,24 @@
 //!
 //! Every GEMM kernel computes C[m×n] = act(α·op(A)·op(B) + bias + β·C) for any shape and any
 //! operand layout (transposes are strides, see [`GemmParams`]), with the same epilogue
-//! ([`gemm_epilogue`]). The rungs, slowest to fastest:
+//! (`gemm_epilogue`). The rungs, slowest to fastest:
 //!
 //! | file | kernel | idea |
 //! | --- | --- | --- |
-//! | `naive.rs` | [`gemm_naive_f32`] | one thread per output, operands from global memory |
-//! | `tiled.rs` | [`gemm_smem_f32`] | 32×32 tiles staged in shared memory |
-//! | `blocktile_1d.rs` | [`gemm_bt1d_f32`] | each thread computes a column of 8 outputs |
-//! | `simt.rs` | [`gemm_bt2d_f32`] | 8×8 outputs per thread from registers (2-D blocking) |
-//! | `simt.rs` | [`gemm_vec4_f32`] | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |
-//! | `simt.rs` | [`gemm_db_f32`] | + two shared-memory stages (next tile prefetched into registers) |
-//! | `simt.rs` | [`gemm_warptile_f32`] | + warp tiling (conflict-free shared reads): the FP32 default |
-//! | `mma_tf32.rs` | [`gemm_mma_tf32`] | TF32 tensor cores (`mma.sync.m16n8k8`), f32 accumulation |
-//! | `mma_bf16.rs` | [`gemm_mma_bf16`] | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation |
+//! | `naive.rs` | `gemm_naive_f32` | one thread per output, operands from global memory |
+//! | `tiled.rs` | `gemm_smem_f32` | 32×32 tiles staged in shared memory |
+//! | `blocktile_1d.rs` | `gemm_bt1d_f32` | each thread computes a column of 8 outputs |
+//! | `simt.rs` | `gemm_bt2d_f32` | 8×8 outputs per thread from registers (2-D blocking) |
+//! | `simt.rs` | `gemm_vec4_f32` | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |
+//! | `simt.rs` | `gemm_db_f32` | + two shared-memory stages (next tile prefetched into registers) |
+//! | `simt.rs` | `gemm_warptile_f32` | + warp tiling (conflict-free shared reads): the FP32 default |
+//! | `mma_tf32.rs` | `gemm_mma_tf32` | TF32 tensor cores (`mma.sync.m16n8k8`), f32 accumulation, 3-stage `cp.async` pipeline |
+//! | `mma_tf32.rs` | `gemm_mma_tf32_bk64` | the same with 64 k per stage |
+//! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
+//! | `mma_bf16.rs` | `gemm_mma_bf16_ldm` | the same with 64 k per stage and `ldmatrix` fragment loads |
+//!
+//! `pipeline.rs` holds the tensor-core kernels' shared `cp.async` pipeline and mma loop; `common.rs`
+//! the SIMT kernels' operand loaders and the mma/convert instructions. Measured speeds: docs/perf.md.
 
 /// Repeats a block once per listed constant, binding it to `$i`: a loop the compiler must
 /// unroll, so register arrays indexed by `$i` stay in registers (a run-time index would move them
@@ -95,7 +100,7 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
     unsafe { *dst = crate::math::Activation::from_code(p.act).apply(v) };
 }
 
-/// [`gemm_epilogue`] for four adjacent outputs (row, col..col+4): 16-byte accesses to C (and to
+/// `gemm_epilogue` for four adjacent outputs (row, col..col+4): 16-byte accesses to C (and to
 /// the bias) when all four are inside C and aligned, else element by element with bounds checks.
 /// Rows at or past m are skipped.
 ///

@@ -5,7 +5,7 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use crate::thread;
 
-/// Block shape (x = columns of C, y = rows) of [`matmul_naive_f32`].
+/// Block shape (x = columns of C, y = rows) of `matmul_naive_f32`.
 pub const NAIVE_BLOCK: (u32, u32) = (16, 16);
 
 /// The article's naive matmul: one thread per element of C, reading a row of A and a column of B
@@ -30,7 +30,7 @@ pub unsafe fn matmul_naive_f32(a: *const f32, b: *const f32, c: *mut f32, m: usi
     }
 }
 
-/// Block shape of [`gemm_naive_f32`].
+/// Block shape of `gemm_naive_f32`.
 pub const GEMM_NAIVE_BLOCK: (u32, u32) = (16, 16);
 
 /// Reference GEMM for any layout and epilogue: one thread per element of C.

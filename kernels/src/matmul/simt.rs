@@ -3,13 +3,13 @@
 //! and op(B) through shared memory. Four rungs of the ladder share this one body and differ in
 //! compile-time switches:
 //!
-//! - [`gemm_bt2d_f32`]: scalar global loads, scalar shared reads, one shared stage.
-//! - [`gemm_vec4_f32`]: 16-byte global loads along the contiguous direction of each operand,
+//! - `gemm_bt2d_f32`: scalar global loads, scalar shared reads, one shared stage.
+//! - `gemm_vec4_f32`: 16-byte global loads along the contiguous direction of each operand,
 //!   tiles stored k-major (`As[k][m]`, `Bs[k][n]`, rows padded by 4 floats) so a thread reads
 //!   its 8 A and 8 B values at one k as four 16-byte shared loads.
-//! - [`gemm_db_f32`]: two shared stages: the next k-slice is loaded into registers while the
+//! - `gemm_db_f32`: two shared stages: the next k-slice is loaded into registers while the
 //!   current one is multiplied, then stored into the other stage: one barrier per slice.
-//! - [`gemm_warptile_f32`]: threads mapped onto warp tiles (each warp owns 32×64 of C, its
+//! - `gemm_warptile_f32`: threads mapped onto warp tiles (each warp owns 32×64 of C, its
 //!   lanes 4×8 with 4×4 sub-blocks 16 rows / 32 columns apart), so a warp's 16-byte shared reads
 //!   are broadcasts or cover 128 contiguous bytes: no bank conflicts. The FP32 default.
 
@@ -41,9 +41,9 @@ const STAGE: usize = SIMT_BK * (LDA + LDB);
 pub const fn simt_shared_bytes(stages: usize) -> u32 {
     (stages * STAGE * 4) as u32
 }
-/// Shared memory of [`gemm_bt2d_f32`] and [`gemm_vec4_f32`].
+/// Shared memory of `gemm_bt2d_f32` and `gemm_vec4_f32`.
 pub const SIMT_SHARED_1: u32 = simt_shared_bytes(1);
-/// Shared memory of [`gemm_db_f32`] and [`gemm_warptile_f32`].
+/// Shared memory of `gemm_db_f32` and `gemm_warptile_f32`.
 pub const SIMT_SHARED_2: u32 = simt_shared_bytes(2);
 
 /// Quads (4 floats) of each operand tile per thread.
@@ -179,37 +179,37 @@ pub unsafe fn gemm_bt2d_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *co
     unsafe { simt_body::<false, false, false>(a, b, c, bias, &p) }
 }
 
-/// [`gemm_bt2d_f32`] with 16-byte global loads and k-major padded shared tiles read 16 bytes
+/// `gemm_bt2d_f32` with 16-byte global loads and k-major padded shared tiles read 16 bytes
 /// at a time.
 ///
 /// # Safety
-/// As [`gemm_bt2d_f32`] (`SIMT_SHARED_1` bytes of shared memory).
+/// As `gemm_bt2d_f32` (`SIMT_SHARED_1` bytes of shared memory).
 ///
 /// # Thread mapping
-/// As [`gemm_bt2d_f32`].
+/// As `gemm_bt2d_f32`.
 #[kernel]
 pub unsafe fn gemm_vec4_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
     unsafe { simt_body::<true, false, false>(a, b, c, bias, &p) }
 }
 
-/// [`gemm_vec4_f32`] with two shared stages (the next slice prefetched into registers).
+/// `gemm_vec4_f32` with two shared stages (the next slice prefetched into registers).
 ///
 /// # Safety
-/// As [`gemm_bt2d_f32`], with `SIMT_SHARED_2` bytes of shared memory.
+/// As `gemm_bt2d_f32`, with `SIMT_SHARED_2` bytes of shared memory.
 ///
 /// # Thread mapping
-/// As [`gemm_bt2d_f32`].
+/// As `gemm_bt2d_f32`.
 #[kernel]
 pub unsafe fn gemm_db_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
     unsafe { simt_body::<true, true, false>(a, b, c, bias, &p) }
 }
 
-/// [`gemm_db_f32`] with warp tiling: the fastest FP32 kernel, what `GemmKernel::Auto` runs.
+/// `gemm_db_f32` with warp tiling: the fastest FP32 kernel, what `GemmKernel::Auto` runs.
 ///
 /// # Safety
-/// As [`gemm_bt2d_f32`], with `SIMT_SHARED_2` bytes of shared memory.
+/// As `gemm_bt2d_f32`, with `SIMT_SHARED_2` bytes of shared memory.
 ///
 /// # Thread mapping
 /// Block (x, y) → C tile at rows y·128, columns x·128. Warp w → rows (w/2)·32, columns

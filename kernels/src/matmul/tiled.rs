@@ -6,9 +6,9 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {super::common::{Operand, fma}, crate::thread};
 
-/// Tile edge (and block edge) of [`gemm_smem_f32`].
+/// Tile edge (and block edge) of `gemm_smem_f32`.
 pub const SMEM_TILE: usize = 32;
-/// Dynamic shared memory of [`gemm_smem_f32`]: one tile of op(A) and one of op(B).
+/// Dynamic shared memory of `gemm_smem_f32`: one tile of op(A) and one of op(B).
 pub const SMEM_TILED_SHARED: u32 = (2 * SMEM_TILE * SMEM_TILE * 4) as u32;
 
 /// One output per thread, operands staged through shared memory 32 k at a time.
