@@ -49,6 +49,8 @@ pub fn register(s: &mut Suite) {
         is_model_err(io::from_safetensors(&swap("relu", "relx"), path), "unknown activation")?;
         is_model_err(io::from_safetensors(&swap("host-mlp-v1", "host-mlp-v9"), path), "another format")?;
         is_model_err(io::from_safetensors(&swap("layers.1.bias", "layers.7.bias"), path), "a missing tensor")?;
+        // Same byte size, other dtype: rejected by the dtype check, not by a length mismatch.
+        is_model_err(io::from_safetensors(&swap("\"F32\"", "\"I32\""), path), "wrong dtype (I32)")?;
         is_model_err(io::load(&dir.path("missing.safetensors")), "missing file")?;
         if io::parse_activation("tanh") != Some(Activation::Tanh) || io::parse_activation("gelu").is_some() {
             return Err("parse_activation".into());
