@@ -98,7 +98,8 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores ([`GemmKernel::WarpTiled`]). Tensor-core
+    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiled`] from
+    /// [`AUTO_WARPTILE_MIN_OUTPUTS`] outputs, [`GemmKernel::SmemTiled`] below. Tensor-core
     /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are
     /// only run when asked for.
     #[default]
@@ -138,11 +139,22 @@ impl GemmKernel {
         GemmKernel::Tf32Bk64,
     ];
 
-    /// The kernel `Auto` resolves to (itself for the others).
+    /// The kernel `Auto` resolves to for large outputs (itself for the others).
     pub fn resolve(self) -> GemmKernel {
         match self {
             GemmKernel::Auto => GemmKernel::WarpTiled,
             k => k,
+        }
+    }
+
+    /// The kernel `Auto` runs for an m×n output (itself for the others). The warp-tiled kernel's
+    /// 128×128 tiles need about 2²⁰ outputs (64 blocks) to pay off: on the H200 it beat the
+    /// 32×32 shared-memory tiles at 1024² (15.6 vs 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9)
+    /// and 256² (0.7 vs 2.2), where it leaves most multiprocessors idle (docs/perf.md).
+    pub fn resolve_for(self, m: usize, n: usize) -> GemmKernel {
+        match self {
+            GemmKernel::Auto if m.saturating_mul(n) < AUTO_WARPTILE_MIN_OUTPUTS => GemmKernel::SmemTiled,
+            k => k.resolve(),
         }
     }
 
@@ -155,7 +167,7 @@ impl GemmKernel {
     fn launch_config(self, m: usize, n: usize) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
-        Ok(match self.resolve() {
+        Ok(match self.resolve_for(m, n) {
             GemmKernel::Auto | GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
@@ -187,6 +199,9 @@ impl GemmKernel {
         })
     }
 }
+
+/// Outputs from which `Auto` runs the warp-tiled kernel (below: 32×32 shared-memory tiles).
+pub const AUTO_WARPTILE_MIN_OUTPUTS: usize = 1 << 20;
 
 /// A block per `tile` of an m×n output (x along n), `threads` threads in x, `shared` bytes.
 fn tile_grid(op: &'static str, m: usize, n: usize, (bm, bn): (usize, usize), threads: u32, shared: u32) -> Result<LaunchConfig> {
