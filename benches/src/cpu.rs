@@ -73,15 +73,7 @@ pub fn mat_add_par(a: &[f32], b: &[f32], c: &mut [f32], cols: usize) {
 /// The article's triple loop: C (m×n) = A (m×k) · B (k×n), row-major, f32 accumulation, the
 /// inner loop striding down a column of B.
 pub fn matmul_loop(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
-    for i in 0..m {
-        for j in 0..n {
-            let mut acc = 0.0f32;
-            for p in 0..k {
-                acc += a[i * k + p] * b[p * n + j];
-            }
-            c[i * n + j] = acc;
-        }
-    }
+    host::reference::matmul_naive_into(a, b, c, m, k, n);
 }
 
 /// C = A·B with rows of C spread over every core, each computed in i-k-j order (a row of B at a

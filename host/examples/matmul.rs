@@ -48,15 +48,7 @@ fn run() -> Result<(), Error> {
         let mut c_loop = vec![f32::NAN; n * n];
         let cpu_loop = (n <= MAX_N_LOOP).then(|| {
             Stats::from_sorted(&time_cpu_ms(Repeat::new(0, 2, 20, 0.5), || {
-                for i in 0..n {
-                    for j in 0..n {
-                        let mut acc = 0.0f32;
-                        for p in 0..n {
-                            acc += a[i * n + p] * b[p * n + j];
-                        }
-                        c_loop[i * n + j] = acc;
-                    }
-                }
+                host::reference::matmul_naive_into(&a, &b, &mut c_loop, n, n, n)
             }))
             .median_ms
         });

@@ -40,6 +40,13 @@ pub fn mat_add(a: &[f32], b: &[f32], rows: usize, cols: usize) -> Vec<f32> {
 /// The article's triple loop, f32 accumulation: A m×k, B k×n, row-major.
 pub fn matmul_naive(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f32> {
     let mut c = vec![0.0f32; m * n];
+    matmul_naive_into(a, b, &mut c, m, k, n);
+    c
+}
+
+/// [`matmul_naive`] into a caller's m×n buffer (benchmarks time it without the allocation).
+pub fn matmul_naive_into(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n, "matmul_naive_into: buffers too small");
     for i in 0..m {
         for j in 0..n {
             let mut acc = 0.0f32;
@@ -49,7 +56,6 @@ pub fn matmul_naive(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f
             c[i * n + j] = acc;
         }
     }
-    c
 }
 
 /// Row-major matmul in f64, the accuracy reference for the GPU kernels.
