@@ -22,7 +22,6 @@ pub const PTX_SM80: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_80
 /// PTX built for `sm_90a` (Hopper-only instructions; runs on compute capability 9.0 only).
 pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx"));
 
-const HASH_PREFIX: &str = "// kernels-source-hash: ";
 
 /// Where the PTX comes from.
 #[derive(Debug, Clone)]
@@ -66,15 +65,11 @@ pub fn arch_runs_on(arch: &str, major: i32, minor: i32) -> bool {
 pub fn read_ptx_file(path: &Path, major: i32, minor: i32) -> Result<(String, String)> {
     let ptx = std::fs::read_to_string(path)
         .map_err(|e| Error::PtxNotFound { path: path.to_path_buf(), reason: e.to_string() })?;
-    let found = ptx.lines().next().and_then(|l| l.strip_prefix(HASH_PREFIX)).map(str::trim).unwrap_or("none");
+    let found = kernels::info::ptx_source_hash(&ptx).unwrap_or("none");
     if found != SOURCE_HASH {
         return Err(Error::StalePtx { path: path.to_path_buf(), found: found.to_string(), expected: SOURCE_HASH.to_string() });
     }
-    let arch = ptx
-        .lines()
-        .find_map(|l| l.trim().strip_prefix(".target "))
-        .map(|t| t.split(',').next().unwrap_or(t).trim().to_string())
-        .unwrap_or_default();
+    let arch = kernels::info::ptx_target(&ptx).unwrap_or_default().to_string();
     if !arch_runs_on(&arch, major, minor) {
         return Err(Error::PtxArchUnsupported { path: path.to_path_buf(), ptx_arch: arch, major, minor });
     }
@@ -203,7 +198,7 @@ mod tests {
     #[test]
     fn embedded_ptx_is_stamped_and_complete() {
         for (arch, ptx) in [("sm_80", PTX_SM80), ("sm_90a", PTX_SM90A)] {
-            assert!(ptx.starts_with(&format!("{HASH_PREFIX}{SOURCE_HASH}")), "{arch} PTX carries this build's hash");
+            assert!(ptx.starts_with(&format!("{}{SOURCE_HASH}", kernels::info::PTX_HASH_PREFIX)), "{arch} PTX carries this build's hash");
             assert!(ptx.contains(&format!(".target {arch}")), "{arch} PTX targets {arch}");
             for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
                 assert!(ptx.contains(&format!(".entry {}(", k.name)), "{} missing from {arch} PTX", k.name);

@@ -58,6 +58,21 @@ impl KernelInfo {
     }
 }
 
+/// Prefix of the first PTX line, which the builder stamps with the hash of the kernel sources.
+pub const PTX_HASH_PREFIX: &str = "// kernels-source-hash: ";
+
+/// The kernel-source hash stamped on a PTX text's first line, if any.
+pub fn ptx_source_hash(ptx: &str) -> Option<&str> {
+    ptx.lines().next()?.strip_prefix(PTX_HASH_PREFIX).map(str::trim)
+}
+
+/// The `.target` directive's first operand of a PTX text, e.g. `sm_90a`.
+pub fn ptx_target(ptx: &str) -> Option<&str> {
+    ptx.lines()
+        .find_map(|l| l.trim().strip_prefix(".target "))
+        .map(|t| t.split(',').next().unwrap_or(t).trim())
+}
+
 /// Every kernel of the crate.
 pub const KERNELS: &[KernelInfo] = &[
     elementwise::VEC_ADD_F32,

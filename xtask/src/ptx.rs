@@ -16,7 +16,7 @@ use crate::linker::LINKER_ENV;
 pub const DEFAULT_ARCHES: &[&str] = &["sm_80", "sm_90a"];
 
 /// Prefix of the first PTX line carrying the kernel-source hash.
-pub const HASH_PREFIX: &str = "// kernels-source-hash: ";
+pub use kernels::info::PTX_HASH_PREFIX as HASH_PREFIX;
 
 /// One PTX build.
 #[derive(Debug, Clone)]

@@ -1,7 +1,6 @@
 //! Reading PTX text: the kernel entries with their parameter lists, the `.target`, and the
 //! source hash that [`crate::ptx`] stamps on the first line.
 
-use crate::ptx::HASH_PREFIX;
 
 /// One `.entry` of a PTX module.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,17 +16,7 @@ pub struct Param {
     pub is_ptr: bool,
 }
 
-/// The `.target` directive's first operand, e.g. `sm_90a`.
-pub fn target(ptx: &str) -> Option<&str> {
-    ptx.lines()
-        .find_map(|l| l.trim().strip_prefix(".target "))
-        .map(|t| t.split(',').next().unwrap_or(t).trim())
-}
-
-/// The hash stamped by the builder, if any.
-pub fn source_hash(ptx: &str) -> Option<&str> {
-    ptx.lines().next()?.strip_prefix(HASH_PREFIX).map(str::trim)
-}
+pub use kernels::info::{ptx_source_hash as source_hash, ptx_target as target};
 
 /// All `.entry` directives with their parameter lists.
 pub fn entries(ptx: &str) -> Vec<Entry> {
