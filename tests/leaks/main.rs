@@ -7,10 +7,12 @@ use host::ops::dense::dense;
 use host::ops::elementwise::{mat_add, vec_add};
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, matmul};
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
-use integration_tests::{Suite, expect_err, gpu, uniform};
+use integration_tests::{Suite, expect_err, gpu, scaled, uniform};
 
-/// Iterations per op.
-pub const ITERATIONS: usize = 200;
+/// Iterations per op: 200, or 10 at the sanitize scale.
+fn iterations() -> usize {
+    scaled(200, 10)
+}
 
 type Op = fn(&Gpu, &[f32]) -> host::Result<()>;
 
@@ -44,8 +46,11 @@ fn ops() -> Vec<(&'static str, Op)> {
     ]
 }
 
-/// Training runs (upload, 30 steps with graph replay, download, drop) in the training leak check.
-pub const TRAINING_RUNS: usize = 20;
+/// Training runs (upload, 30 steps with graph replay, download, drop) in the training leak check:
+/// 20, or 2 at the sanitize scale.
+fn training_runs() -> usize {
+    scaled(20, 2)
+}
 
 fn main() {
     let mut suite = Suite::default();
@@ -67,14 +72,15 @@ fn main() {
         gpu(run(0))?;
         gpu(g.synchronize())?;
         let (free_before, _) = gpu(g.memory_info())?;
-        for seed in 1..=TRAINING_RUNS as u64 {
+        let runs = training_runs();
+        for seed in 1..=runs as u64 {
             gpu(run(seed))?;
         }
         gpu(g.synchronize())?;
         let (free_after, _) = gpu(g.memory_info())?;
-        eprintln!("leak::training_run: {TRAINING_RUNS} runs, free memory {free_before} → {free_after} bytes");
+        eprintln!("leak::training_run: {runs} runs, free memory {free_before} → {free_after} bytes");
         if free_after < free_before {
-            return Err(format!("training: {} bytes not returned after {TRAINING_RUNS} runs", free_before - free_after));
+            return Err(format!("training: {} bytes not returned after {runs} runs", free_before - free_after));
         }
         Ok(())
     });
@@ -84,14 +90,15 @@ fn main() {
             gpu(op(g, &x))?; // warm-up: lets the driver set up what it keeps for good
             gpu(g.synchronize())?;
             let (free_before, _) = gpu(g.memory_info())?;
-            for _ in 0..ITERATIONS {
+            let iterations = iterations();
+            for _ in 0..iterations {
                 gpu(op(g, &x))?;
             }
             gpu(g.synchronize())?;
             let (free_after, _) = gpu(g.memory_info())?;
-            eprintln!("leak::{name}: {ITERATIONS} iterations, free memory {free_before} → {free_after} bytes");
+            eprintln!("leak::{name}: {iterations} iterations, free memory {free_before} → {free_after} bytes");
             if free_after < free_before {
-                return Err(format!("{name}: {} bytes not returned after {ITERATIONS} iterations", free_before - free_after));
+                return Err(format!("{name}: {} bytes not returned after {iterations} iterations", free_before - free_after));
             }
             Ok(())
         });

@@ -7,7 +7,7 @@ use host::nn::gpu::{DeviceDataset, EVAL_CHUNK, Mlp, Trainer};
 use host::nn::train::{self, TrainConfig};
 use host::nn::{Activation, AdamParams, Architecture, Optimizer, Params, io};
 use host::{Error, Gpu};
-use integration_tests::{Suite, assert_close, expect_err, gpu, uniform};
+use integration_tests::{Suite, assert_close, expect_err, gpu, scaled, uniform};
 use rand::Rng;
 
 use crate::data::TempDir;
@@ -50,7 +50,8 @@ fn gpu_vs_cpu(g: &Gpu, rng: &mut rand::rngs::StdRng, act: Activation, opt: Optim
         let want = gpu(net.train_step(&b.x, &b.y))?;
         let err = (got - want).abs() / want.abs();
         worst = worst.max(err);
-        if !(err <= LOSS_RTOL) {
+        let within = err <= LOSS_RTOL; // false for NaN too
+        if !within {
             return Err(format!("{act:?} {opt:?}: step {s}: GPU loss {got}, CPU {want} (relative {err:e} > {LOSS_RTOL:e})"));
         }
     }
@@ -91,13 +92,15 @@ pub fn register(s: &mut Suite) {
         assert_close("graph vs eager loss", &[out[0].1], &[out[1].1 as f64], 1e-6, 0.0)
     });
     crate::gpu_exclusive(s, "train::default_config_reaches_95_percent", |g, _| {
-        let cfg = TrainConfig::default();
+        // 30 epochs, or 12 at the sanitize scale: the default run's test accuracy is above 97.7%
+        // from epoch 12 on (docs/runs/2026-11-22-h200-final/mlp.log), so the bar stays 95%.
+        let cfg = TrainConfig { epochs: scaled(TrainConfig::default().epochs, 12), ..TrainConfig::default() };
         let (train, test) = digits_split(cfg.seed)?;
         let out = gpu(train::train_gpu(g, &cfg, &train, &test, &mut |_| {}))?;
         let e = out.epochs.last().ok_or("no epochs")?;
         eprintln!(
-            "default config (seed {}, split seed {}): test accuracy {:.2}%, last epoch {:.2} ms, {:.0} samples/s, graph {}",
-            cfg.seed, cfg.seed, 100.0 * out.test_accuracy, 1e3 * e.seconds, e.samples_per_sec, out.graph
+            "default config (seed {}, split seed {}, {} epochs): test accuracy {:.2}%, last epoch {:.2} ms, {:.0} samples/s, graph {}",
+            cfg.seed, cfg.seed, cfg.epochs, 100.0 * out.test_accuracy, 1e3 * e.seconds, e.samples_per_sec, out.graph
         );
         if out.test_accuracy < 0.95 {
             return Err(format!("test accuracy {:.4} < 0.95 (seed {})", out.test_accuracy, cfg.seed));

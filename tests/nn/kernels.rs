@@ -36,7 +36,11 @@ fn check_softmax(g: &host::Gpu, rng: &mut StdRng, rows: usize, cols: usize, offs
     }
     let what = format!("softmax_xent {rows}x{cols} offset {offset}");
     assert_close(&format!("{what} loss"), &gpu(rl.to_host(g))?, &want_loss, 1e-5, 2e-6)?;
-    assert_close(&format!("{what} dlogits"), &gpu(dd.to_host(g))?, &want_d, 1e-5, 1e-7 / rows as f64)
+    // p = exp(z − max)·(1/Σ) in f32 is off by a few ulp of p from the sum's and the division's
+    // roundings (the f64 reference is exact to f32). Where p is near 1, p − 1 cancels, so no
+    // relative bound holds there: allow 4ε absolute in p (8 ulp of a p just below 1; a 2-ulp
+    // error, seen with TEST_SEED=1795325646038785836, failed the former 1e-7).
+    assert_close(&format!("{what} dlogits"), &gpu(dd.to_host(g))?, &want_d, 1e-5, 4.0 * f32::EPSILON as f64 / rows as f64)
 }
 
 pub fn register(s: &mut Suite) {

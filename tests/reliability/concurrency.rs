@@ -35,8 +35,10 @@ pub fn training_run(g: &Gpu, seed: u64) -> host::Result<Vec<f32>> {
 
 /// Threads (and streams) run at once: one per job below, a training loop among them.
 pub const THREADS: usize = 7;
-/// Times each thread repeats its op while the others run.
-pub const REPEATS: usize = 20;
+/// Times each thread repeats its op while the others run: 20, or 2 at the sanitize scale.
+fn repeats() -> usize {
+    integration_tests::scaled(20, 2)
+}
 
 type Job = Arc<dyn Fn(&Gpu) -> host::Result<Vec<f32>> + Send + Sync>;
 
@@ -90,7 +92,7 @@ pub fn register(s: &mut Suite) {
         Ok(())
     });
     s.gpu("concurrency::streams_match_sequential", |g, rng| {
-        let jobs = jobs(rng);
+        let (jobs, repeats) = (jobs(rng), repeats());
         // One by one, on this test's stream.
         let expected: Vec<Vec<f32>> = jobs.iter().map(|(_, f)| f(g)).collect::<host::Result<_>>().map_err(|e| e.to_string())?;
         // All at once, each thread on its own stream, each repeating its op.
@@ -104,7 +106,7 @@ pub fn register(s: &mut Suite) {
                     let stream = g.fork_stream();
                     scope.spawn(move || {
                         let stream = stream.map_err(|e| e.to_string())?;
-                        for rep in 0..REPEATS {
+                        for rep in 0..repeats {
                             let got = f(&stream).map_err(|e| format!("{name}: {e}"))?;
                             if got.iter().zip(want).any(|(a, b)| a.to_bits() != b.to_bits()) || got.len() != want.len() {
                                 return Err(format!("{name}: repeat {rep} differs from the sequential result"));
@@ -116,7 +118,7 @@ pub fn register(s: &mut Suite) {
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("thread panicked".into()))).collect()
         });
-        eprintln!("concurrency: {THREADS} threads × {REPEATS} repeats on separate streams");
+        eprintln!("concurrency: {THREADS} threads × {repeats} repeats on separate streams");
         results.into_iter().collect()
     });
 }

@@ -8,15 +8,20 @@ use host::ops::dense::dense_into;
 use host::ops::elementwise::{VecAddKernel, mat_add_into, vec_add_into};
 use host::ops::matmul::{Epilogue, GemmKernel, MatmulKernel, Transpose, gemm, matmul_into};
 use host::{DeviceMatrix, DeviceVector, Gpu, reference};
-use integration_tests::{Suite, assert_bitwise_eq, assert_close, assert_close_scaled, matmul_magnitude};
+use integration_tests::{Suite, assert_bitwise_eq, assert_close, assert_close_scaled, matmul_magnitude, scaled};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use rand::RngCore;
 
-/// Cases per property (each is a full GPU round trip).
-pub const CASES: u32 = 64;
-/// Matrix cases are larger; fewer of them.
-pub const MATRIX_CASES: u32 = 32;
+/// Cases per property (each is a full GPU round trip): 64, or 8 at the sanitize scale.
+fn cases() -> u32 {
+    scaled(64, 8)
+}
+
+/// Matrix cases are larger; fewer of them: 32, or 4 at the sanitize scale.
+fn matrix_cases() -> u32 {
+    scaled(32, 4)
+}
 
 /// Shrunk failures found so far, re-run before the random cases: (op, shape…).
 /// Edge lengths for the vectorized kernels (tails of 1–3 after the last 16-byte quad) are here
@@ -116,11 +121,11 @@ pub fn register(s: &mut Suite) {
             check_vec_add(g, &v, &v)?;
         }
         let strat = length().prop_flat_map(|n| (prop::collection::vec(any_value(), n), prop::collection::vec(any_value(), n)));
-        run("vec_add", runner(CASES, rng), strat, |(a, b)| check_vec_add(g, &a, &b))
+        run("vec_add", runner(cases(), rng), strat, |(a, b)| check_vec_add(g, &a, &b))
     });
     s.gpu("property::mat_add", |g, rng| {
         let strat = (extent(), extent()).prop_flat_map(|(r, c)| (Just(r), Just(c), prop::collection::vec(any_value(), r * c), prop::collection::vec(any_value(), r * c)));
-        run("mat_add", runner(CASES, rng), strat, |(r, c, a, b)| {
+        run("mat_add", runner(cases(), rng), strat, |(r, c, a, b)| {
             let da = DeviceMatrix::from_host(g, r, c, &a).map_err(|e| e.to_string())?;
             let db = DeviceMatrix::from_host(g, r, c, &b).map_err(|e| e.to_string())?;
             let mut dc = DeviceMatrix::filled(g, r, c, f32::NAN).map_err(|e| e.to_string())?;
@@ -134,9 +139,11 @@ pub fn register(s: &mut Suite) {
                 check_activation(g, &vec![-0.5; n], act)?;
             }
             let strat = length().prop_flat_map(|n| prop::collection::vec(any_value(), n));
-            run(&format!("{act:?}"), runner(CASES, rng), strat, |x| check_activation(g, &x, act))
+            run(&format!("{act:?}"), runner(cases(), rng), strat, |x| check_activation(g, &x, act))
         });
     }
+    // A list of kernels, so another matmul kernel is one entry more.
+    #[allow(clippy::single_element_loop)]
     for kernel in [MatmulKernel::Naive] {
         s.gpu(format!("property::matmul::{kernel:?}"), move |g, rng| {
             // Regression (shrunk from a failure): outputs made only of subnormal products must
@@ -148,13 +155,13 @@ pub fn register(s: &mut Suite) {
             let strat = (extent(), extent(), extent()).prop_flat_map(|(m, k, n)| {
                 (Just((m, k, n)), prop::collection::vec(finite_value(), m * k), prop::collection::vec(finite_value(), k * n))
             });
-            run("matmul", runner(MATRIX_CASES, rng), strat, |(shape, a, b)| check_matmul_case(g, kernel, shape, &a, &b))
+            run("matmul", runner(matrix_cases(), rng), strat, |(shape, a, b)| check_matmul_case(g, kernel, shape, &a, &b))
         });
     }
     s.gpu("property::gemm_nan_and_inf_propagate", |g, rng| {
         // A NaN in row i of A makes row i of C NaN; an ∞ times a positive column makes +∞.
         let strat = (extent(), extent(), extent(), any::<bool>()).prop_flat_map(|(m, k, n, ta)| (Just((m, k, n, ta)), 0..m, 0..k));
-        run("gemm NaN/Inf", runner(MATRIX_CASES, rng), strat, |((m, k, n, ta), i, p)| {
+        run("gemm NaN/Inf", runner(matrix_cases(), rng), strat, |((m, k, n, ta), i, p)| {
             let mut a = vec![0.5f32; m * k];
             a[i * k + p] = f32::NAN;
             let (rows, cols, stored) = if ta { (k, m, transpose(&a, m, k)) } else { (m, k, a.clone()) };
@@ -188,7 +195,7 @@ pub fn register(s: &mut Suite) {
         let strat = (extent(), extent(), extent(), 0usize..4).prop_flat_map(|(b, i, o, act)| {
             (Just((b, i, o, act)), prop::collection::vec(finite_value(), b * i), prop::collection::vec(-1.0f32..1.0, o * i), prop::collection::vec(finite_value(), o))
         });
-        run("dense", runner(MATRIX_CASES, rng), strat, |((batch, in_f, out_f, act), x, w, bias)| {
+        run("dense", runner(matrix_cases(), rng), strat, |((batch, in_f, out_f, act), x, w, bias)| {
             let act = Activation::ALL[act];
             let dx = DeviceMatrix::from_host(g, batch, in_f, &x).map_err(|e| e.to_string())?;
             let dw = DeviceMatrix::from_host(g, out_f, in_f, &w).map_err(|e| e.to_string())?;

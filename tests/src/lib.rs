@@ -1,9 +1,15 @@
 //! Test support shared by the integration tests: a suite whose GPU tests are reported as
 //! *ignored* (never passed) when no CUDA device is present, seeded random inputs with the seed
 //! in every failure message, and NaN-aware comparisons that name the first bad index.
+//!
+//! `KERNELS_TEST_SCALE` (read by [`scale`] and nowhere else) sets the workload of the slow tests:
+//! unset or `full` for the normal sizes, `sanitize` for runs under compute-sanitizer, where every
+//! launch costs tens to hundreds of times more (`scripts/sanitize` sets it). The sanitize scale
+//! runs fewer property cases, concurrency repeats, leak-loop iterations and training epochs; it
+//! skips no test and keeps every assertion and tolerance.
 
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use host::{Error, Gpu};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -48,9 +54,16 @@ impl Suite {
 
     fn run_with(self, args: Arguments) -> ! {
         let seed = run_seed();
+        let scale = scale(); // a bad KERNELS_TEST_SCALE stops the run here, before any test
         let gpu = match Gpu::new() {
             Ok(g) => {
-                eprintln!("GPU: {} (compute capability {}.{}, PTX {}); seed {seed}", g.info().name, g.info().compute_capability.0, g.info().compute_capability.1, g.ptx_arch());
+                eprintln!(
+                    "GPU: {} (compute capability {}.{}, PTX {}); seed {seed}; workload scale {scale:?}",
+                    g.info().name,
+                    g.info().compute_capability.0,
+                    g.info().compute_capability.1,
+                    g.ptx_arch()
+                );
                 Ok(Arc::new(g))
             }
             Err(Error::NoDevice) => {
@@ -86,6 +99,40 @@ impl Suite {
             );
         }
         libtest_mimic::run(&args, trials).exit()
+    }
+}
+
+/// The environment variable that selects the [`Scale`].
+pub const SCALE_ENV: &str = "KERNELS_TEST_SCALE";
+
+/// Workload size of the slow tests (property cases, concurrency repeats, leak-loop iterations,
+/// training epochs). Only the amount of repetition changes, never what a test asserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// The normal sizes (`KERNELS_TEST_SCALE` unset, empty or `full`).
+    Full,
+    /// `KERNELS_TEST_SCALE=sanitize`: small enough for compute-sanitizer's racecheck.
+    Sanitize,
+}
+
+/// The scale from `KERNELS_TEST_SCALE`, read once. Any other value than `full` or `sanitize`
+/// panics with the accepted values, so a typo cannot silently run the full sizes.
+pub fn scale() -> Scale {
+    static SCALE: OnceLock<Scale> = OnceLock::new();
+    *SCALE.get_or_init(|| match std::env::var(SCALE_ENV) {
+        Err(std::env::VarError::NotPresent) => Scale::Full,
+        Ok(v) if v.is_empty() || v == "full" => Scale::Full,
+        Ok(v) if v == "sanitize" => Scale::Sanitize,
+        Ok(v) => panic!("{SCALE_ENV}={v:?}: expected `full` (the default) or `sanitize`"),
+        Err(e) => panic!("{SCALE_ENV}: {e}"),
+    })
+}
+
+/// `full` at the normal scale, `sanitize` under `KERNELS_TEST_SCALE=sanitize`.
+pub fn scaled<T>(full: T, sanitize: T) -> T {
+    match scale() {
+        Scale::Full => full,
+        Scale::Sanitize => sanitize,
     }
 }
 
