@@ -121,6 +121,9 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
         let x = Inputs { n, a, b, da, db };
         let mut dc = DeviceMatrix::filled(gpu, n, n, f32::NAN)?;
         for kernel in GemmKernel::LADDER {
+            if kernel == GemmKernel::WarpDot {
+                continue; // built for a few rows of C: timed on the batch-1 layer below
+            }
             let slow = matches!(kernel, GemmKernel::Naive | GemmKernel::SmemTiled | GemmKernel::BlockTile1d);
             if slow && n > 4096 {
                 continue;
@@ -144,11 +147,25 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
             rows.push(Row { name: format!("Bf16 {kernel:?}"), n, ms, tflops: tflops(n, ms), err, ok, anchor: Some("bf16") });
             progress(rows.last().unwrap());
         }
+        // The Hopper kernel on the dense layer's layout (both operands k-contiguous).
+        if gpu.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {
+            let kernel = Bf16Kernel::Wgmma;
+            dc.fill(gpu, f32::NAN)?;
+            gemm_bf16_with(gpu, &ha, Transpose::No, &hb, Transpose::Yes, Epilogue::default(), &mut dc, kernel)?;
+            let (err, ok) = check(&x, &dc.to_host(gpu)?, true, None, Activation::Identity, to_bf16, 1e-5);
+            let ms = time(gpu, || gemm_bf16_with(gpu, &ha, Transpose::No, &hb, Transpose::Yes, Epilogue::default(), &mut dc, kernel))?;
+            rows.push(Row { name: format!("Bf16 {kernel:?} x·Wᵀ"), n, ms, tflops: tflops(n, ms), err, ok, anchor: Some("bf16") });
+            progress(rows.last().unwrap());
+        }
         drop((ha, hb));
         // The dense layer's forward x·Wᵀ: bare, and with the fused bias + ReLU epilogue.
         let bias_h = random(3 + n as u64, n);
         let bias = DeviceVector::from_host(gpu, &bias_h)?;
-        for kernel in [GemmKernel::Auto, GemmKernel::Tf32, GemmKernel::Tf32Bk64] {
+        let hopper = gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK);
+        for kernel in [GemmKernel::Auto, GemmKernel::Tf32, GemmKernel::Tf32Bk64, GemmKernel::Tf32Wgmma] {
+            if kernel == GemmKernel::Tf32Wgmma && !hopper {
+                continue;
+            }
             let t = tol(kernel);
             let anchor = Some(if kernel.is_reduced_precision() { "tf32" } else { "f32" });
             dc.fill(gpu, f32::NAN)?;
@@ -182,17 +199,46 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
     }
     // Epilogue cost: fused bias+ReLU over the bare product.
     for &n in sizes {
-        for k in ["Auto", "Tf32", "Tf32Bk64"] {
+        for k in ["Auto", "Tf32", "Tf32Bk64", "Tf32Wgmma"] {
             let get = |name: String| rows.iter().find(|r| r.n == n && r.name == name).map(|r| r.tflops);
             if let (Some(bare), Some(fused)) = (get(format!("{k} x·Wᵀ")), get(format!("{k} relu(x·Wᵀ+b)"))) {
                 println!("fused epilogue {k} n={n}: {:.1}% of the bare x·Wᵀ", 100.0 * fused / bare);
             }
         }
     }
+    all_ok &= batch1_dense(gpu)?;
     for r in &rows {
         println!("ladder,{},{},{:.4},{:.3},{:.2e},{}", r.name, r.n, r.ms, r.tflops, r.err, r.ok);
     }
     Ok(all_ok)
+}
+
+/// The batch-1 dense layer σ(x·Wᵀ + b), x 1×1024, W 1024×1024 (the anchor's `linear_sigmoid`
+/// 1x1024x1024): kernel time per variant, checked against f64 first.
+fn batch1_dense(gpu: &Gpu) -> Result<bool> {
+    let (k, n) = (1024, 1024);
+    let (x, w, b) = (random(5, k), random(6, n * k), random(7, n));
+    let (dx, dw, db) = (DeviceMatrix::from_host(gpu, 1, k, &x)?, DeviceMatrix::from_host(gpu, n, k, &w)?, DeviceVector::from_host(gpu, &b)?);
+    let mut dy = DeviceMatrix::filled(gpu, 1, n, f32::NAN)?;
+    let epi = Epilogue::bias_act(&db, Activation::Sigmoid);
+    let mut ok = true;
+    for kernel in [GemmKernel::Auto, GemmKernel::WarpDot, GemmKernel::SmemTiled, GemmKernel::WarpTiled] {
+        dy.fill(gpu, f32::NAN)?;
+        gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, epi, &mut dy, kernel)?;
+        let y = dy.to_host(gpu)?;
+        let worst = (0..n)
+            .map(|j| {
+                let dot: f64 = (0..k).map(|p| x[p] as f64 * w[j * k + p] as f64).sum();
+                let want = Activation::Sigmoid.apply((dot + b[j] as f64) as f32) as f64;
+                (y[j] as f64 - want).abs()
+            })
+            .fold(0.0f64, |a, e| if e.is_nan() { f64::INFINITY } else { a.max(e) });
+        let good = worst <= 1e-5;
+        ok &= good;
+        let us = 1e3 * median(&time_gpu_ms(gpu, 10, 200, || gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, epi, &mut dy, kernel))?);
+        println!("dense batch 1 (1x1024x1024, bias+sigmoid) {kernel:?}: {us:.2} us, max error {worst:.1e} {}", if good { "ok" } else { "FAIL" });
+    }
+    Ok(ok)
 }
 
 /// `matmul,<n>,<dtype>,<ms>,<TFLOP/s>` lines of the PyTorch anchor.

@@ -21,6 +21,7 @@ pub mod module;
 pub mod nn;
 pub mod ops;
 pub mod reference;
+pub mod tensor_map;
 pub mod timing;
 
 pub use buffer::{DeviceMatrix, DeviceVector};

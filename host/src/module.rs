@@ -140,6 +140,10 @@ impl KernelModule {
     ) -> Result<()> {
         assert_eq!(args.len(), kernel.params.len(), "argument count of {}", kernel.name);
         cfg.validate(kernel.name, max_shared_optin)?;
+        if kernel.max_threads > 0 && cfg.block.volume() > u64::from(kernel.max_threads) {
+            let (value, limit) = (cfg.block.volume(), u64::from(kernel.max_threads));
+            return Err(Error::TooLarge { op: kernel.name, what: "threads per block (the kernel's launch bound)", value, limit });
+        }
         let f = self.function(kernel)?;
         if cfg.shared_mem_bytes > 48 * 1024 {
             self.allow_shared(kernel, f, cfg.shared_mem_bytes)?;

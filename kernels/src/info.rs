@@ -16,6 +16,8 @@ pub enum ParamKind {
     F32,
     /// A `#[repr(C)]` struct passed by value, of this many bytes.
     Aggregate(u32),
+    /// A `matmul::TensorMap` (128 bytes), declared 64-byte aligned in the PTX.
+    TensorMap,
 }
 
 impl ParamKind {
@@ -24,6 +26,7 @@ impl ParamKind {
             ParamKind::Pointer | ParamKind::DoubleWord => 8,
             ParamKind::Word | ParamKind::F32 => 4,
             ParamKind::Aggregate(b) => b,
+            ParamKind::TensorMap => 128,
         }
     }
     pub const fn is_pointer(self) -> bool {
@@ -46,6 +49,11 @@ pub struct KernelInfo {
     pub name: &'static str,
     pub params: &'static [ParamKind],
     pub min_arch: MinArch,
+    /// Launch bounds written into the PTX entry (`.maxntid`): the most threads a block may have,
+    /// or 0 for no bound.
+    pub max_threads: u32,
+    /// `.minnctapersm`: blocks that must fit on one multiprocessor at once (0: no bound).
+    pub min_blocks: u32,
 }
 
 impl KernelInfo {
@@ -88,10 +96,16 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_VEC4_F32,
     matmul::GEMM_DB_F32,
     matmul::GEMM_WARPTILE_F32,
+    matmul::GEMM_WARPDOT_F32,
     matmul::GEMM_MMA_TF32,
     matmul::GEMM_MMA_TF32_BK64,
     matmul::GEMM_MMA_BF16,
     matmul::GEMM_MMA_BF16_LDM,
+    matmul::GEMM_WGMMA_BF16_KK,
+    matmul::GEMM_WGMMA_BF16_KN,
+    matmul::GEMM_WGMMA_BF16_MK,
+    matmul::GEMM_WGMMA_BF16_MN,
+    matmul::GEMM_WGMMA_TF32_KK,
     dense::DENSE_NAIVE_F32,
     softmax::SOFTMAX_XENT_F32,
     softmax::ARGMAX_F32,

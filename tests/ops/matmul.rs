@@ -16,6 +16,12 @@ const SHAPES: &[(usize, usize, usize)] =
 const GEMM_SHAPES: &[(usize, usize, usize)] =
     &[(1, 1, 1), (17, 33, 9), (129, 65, 257), (130, 67, 131), (200, 96, 136), (256, 64, 128), (33, 1000, 7)];
 
+/// Extra shapes for the 128×256 wgmma tiles, every dimension a multiple of 8 (what the copy
+/// engine needs) so the Hopper kernels run: a ragged tile past one in every dimension, several
+/// tiles with more k-slices than pipeline stages (the barrier ring wraps), one row, and a long k
+/// (65 slices).
+const WGMMA_SHAPES: &[(usize, usize, usize)] = &[(136, 72, 264), (520, 1048, 776), (8, 8, 8), (1, 256, 8), (264, 4160, 520)];
+
 /// TF32 rounds each input to 11 significant bits (relative error ≤ 2⁻¹¹), so each product is
 /// off by up to ~1e-3 of |a||b|; with f32 accumulation the sum's error stays well under
 /// 2e-3·Σ|a||b|.
@@ -66,8 +72,8 @@ pub fn register(s: &mut Suite) {
         }
     }
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]) {
-            for kernel in Bf16Kernel::ALL {
+        for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]).chain(WGMMA_SHAPES) {
+            for kernel in Bf16Kernel::ALL.into_iter().chain([Bf16Kernel::Auto]) {
                 s.gpu(format!("gemm_bf16::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                     check_gemm_bf16(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                     check_gemm_bf16(g, rng, kernel, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
@@ -75,6 +81,41 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
+    // Hopper TF32: x·Wᵀ only (k-contiguous operands), k a multiple of 4.
+    for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (1024, 1024, 1024)]) {
+        let tol = GemmTol::of(GemmKernel::Tf32Wgmma);
+        s.gpu(format!("gemm::Tf32Wgmma::ta0_tb1::{m}x{k}x{n}"), move |g, rng| {
+            let r = if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                Some(Error::MissingKernel { name: "", hint: "" })
+            } else if k % 4 != 0 {
+                Some(Error::InvalidArgument { op: "", reason: String::new() })
+            } else {
+                None
+            };
+            match r {
+                None => {
+                    check_gemm(g, rng, GemmKernel::Tf32Wgmma, (m, k, n), (false, true), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm(g, rng, GemmKernel::Tf32Wgmma, (m, k, n), (false, true), Activation::Relu, true, 1.0, 0.0, tol)
+                }
+                Some(want) => {
+                    let a = gpu(DeviceMatrix::zeros(g, m, k))?;
+                    let b = gpu(DeviceMatrix::zeros(g, n, k))?;
+                    let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                    let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, GemmKernel::Tf32Wgmma);
+                    expect_err("Tf32Wgmma where it cannot run", got, |e| std::mem::discriminant(e) == std::mem::discriminant(&want))
+                }
+            }
+        });
+    }
+    s.gpu("gemm::Tf32Wgmma::other_layouts_are_invalid", |g, _| {
+        let a = gpu(DeviceMatrix::zeros(g, 8, 8))?;
+        let mut c = gpu(DeviceMatrix::zeros(g, 8, 8))?;
+        for (ta, tb) in [(Transpose::No, Transpose::No), (Transpose::Yes, Transpose::No), (Transpose::Yes, Transpose::Yes)] {
+            let got = gemm(g, &a, ta, &a, tb, Epilogue::default(), &mut c, GemmKernel::Tf32Wgmma);
+            expect_err(&format!("Tf32Wgmma {ta:?}/{tb:?}"), got, |e| matches!(e, Error::InvalidArgument { .. } | Error::MissingKernel { .. }))?;
+        }
+        Ok(())
+    });
     for kernel in [GemmKernel::Auto, GemmKernel::Tf32] {
         s.gpu(format!("matmul::Gemm({kernel:?})::odd_and_large"), move |g, rng| {
             for &shape in &[(7, 13, 5), (255, 257, 129), (1024, 1024, 1024)] {
@@ -160,7 +201,18 @@ pub fn check_gemm_bf16(
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
-    gpu(gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel))?;
+    let r = gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel);
+    if kernel == Bf16Kernel::Wgmma {
+        // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
+        let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");
+        if !g.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {
+            return expect_err(&what, r, |e| matches!(e, Error::MissingKernel { .. }));
+        }
+        if ashape.1 % 8 != 0 || bshape.1 % 8 != 0 {
+            return expect_err(&what, r, |e| matches!(e, Error::InvalidArgument { .. }));
+        }
+    }
+    gpu(r)?;
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
     assert_close(&format!("gemm_bf16 {kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, 1e-4, atol)

@@ -77,6 +77,7 @@ impl PtxBuild {
         let built = target_dir.join("nvptx64-nvidia-cuda/release/kernels.ptx");
         let ptx = std::fs::read_to_string(&built)
             .map_err(|e| format!("reading {}: {e} (did the linker run?)", built.display()))?;
+        let ptx = patch_entries(&ptx, kernels::KERNELS)?;
         let stamped = format!("{HASH_PREFIX}{}\n{ptx}", source_hash(&self.workspace)?);
         let dest = self.ptx_path();
         // Rewrite only on change, so dependents' mtimes stay put on no-op builds.
@@ -101,6 +102,51 @@ impl PtxBuild {
         std::fs::rename(&tmp, &dest).map_err(|e| format!("installing {}: {e}", dest.display()))?;
         Ok(dest)
     }
+}
+
+/// Adds to each kernel's `.entry` what rustc cannot ask LLVM for:
+/// - its launch bounds (`#[kernel(max_threads = …, min_blocks = …)]`) as `.maxntid` and
+///   `.minnctapersm` after the parameter list, where PTX puts performance directives; without
+///   them ptxas may give a kernel more registers than its block size allows (the launch would
+///   fail) or than lets `min_blocks` blocks share a multiprocessor;
+/// - 64-byte alignment for `TensorMap` parameters (Rust aligns parameters to at most 16 bytes;
+///   the copy engine needs 64).
+pub fn patch_entries(ptx: &str, kernels: &[kernels::KernelInfo]) -> Result<String, String> {
+    let mut lines: Vec<String> = ptx.lines().map(str::to_owned).collect();
+    for k in kernels {
+        let header = format!(".entry {}(", k.name);
+        let Some(start) = lines.iter().position(|l| l.trim_start().starts_with(".visible .entry ") && l.contains(&header)) else {
+            continue; // not built for this architecture
+        };
+        let close = (start..lines.len())
+            .find(|&i| lines[i].trim_start().starts_with(')'))
+            .ok_or_else(|| format!("PTX entry {} has no closing parenthesis", k.name))?;
+        for (i, kind) in k.params.iter().enumerate() {
+            if *kind != kernels::ParamKind::TensorMap {
+                continue;
+            }
+            let decl = format!("{}_param_{i}[128]", k.name);
+            let line = lines[start..close]
+                .iter_mut()
+                .find(|l| l.contains(&decl))
+                .ok_or_else(|| format!("PTX entry {}: no 128-byte parameter {i} for its TensorMap", k.name))?;
+            *line = line.replace(".align 16 ", ".align 64 ");
+            if !line.contains(".align 64 ") {
+                return Err(format!("PTX entry {}: unexpected declaration of TensorMap parameter {i}: {line}", k.name));
+            }
+        }
+        if k.max_threads == 0 || lines.get(close + 1).is_some_and(|l| l.trim_start().starts_with(".maxntid")) {
+            continue; // no bounds, or already applied
+        }
+        let mut directives = vec![format!(".maxntid {}, 1, 1", k.max_threads)];
+        if k.min_blocks > 0 {
+            directives.push(format!(".minnctapersm {}", k.min_blocks));
+        }
+        lines.splice(close + 1..close + 1, directives);
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    Ok(out)
 }
 
 /// Accepts `sm_XY` and `sm_XYa` with XY ≥ 70.
@@ -182,6 +228,19 @@ pub fn workspace_from_manifest_dir(manifest_dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn launch_bounds_go_after_the_parameter_list() {
+        use kernels::ParamKind::{Pointer, TensorMap};
+        let ptx = ".visible .entry foo(\n\t.param .align 16 .b8 foo_param_0[128],\n\t.param .u64 foo_param_1\n)\n{\n\tret;\n}\n.visible .entry bar(\n)\n{\n}\n";
+        let k = |name, params, max_threads, min_blocks| kernels::KernelInfo { name, params, min_arch: kernels::MinArch::Any, max_threads, min_blocks };
+        let ks = [k("foo", &[TensorMap, Pointer], 256, 2), k("bar", &[], 0, 0), k("absent", &[], 128, 0)];
+        let out = patch_entries(ptx, &ks).unwrap();
+        assert!(out.contains(".param .align 64 .b8 foo_param_0[128],"), "{out}");
+        assert!(out.contains("foo_param_1\n)\n.maxntid 256, 1, 1\n.minnctapersm 2\n{"), "{out}");
+        assert!(out.contains(".entry bar(\n)\n{"), "{out}");
+        assert_eq!(patch_entries(&out, &ks).unwrap(), out, "applying twice changes nothing");
+    }
 
     #[test]
     fn arch_names() {

@@ -56,6 +56,7 @@ use kernels::matmul::{GEMM_NAIVE_BLOCK, GemmParams};
 
 use crate::buffer::DeviceVector;
 use crate::buffer_bf16::DeviceMatrixBf16;
+use crate::tensor_map::{TmaElement, TmaMatrix};
 
 /// Whether an operand is used as stored or transposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -123,11 +124,18 @@ pub enum GemmKernel {
     Tf32,
     /// TF32 with 64 k per pipeline stage (half the barriers; 204 KiB of shared memory).
     Tf32Bk64,
+    /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,
+    /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
+    WarpDot,
+    /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles. TF32 `wgmma`
+    /// reads k-contiguous operands only, so this takes A untransposed and B transposed (the
+    /// dense layer's x·Wᵀ) with k a multiple of 4; other layouts are an `InvalidArgument`.
+    Tf32Wgmma,
 }
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 9] = [
+    pub const LADDER: [GemmKernel; 10] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -135,6 +143,7 @@ impl GemmKernel {
         GemmKernel::Vectorized,
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
+        GemmKernel::WarpDot,
         GemmKernel::Tf32,
         GemmKernel::Tf32Bk64,
     ];
@@ -147,12 +156,15 @@ impl GemmKernel {
         }
     }
 
-    /// The kernel `Auto` runs for an m×n output (itself for the others). The warp-tiled kernel's
-    /// 128×128 tiles need about 2²⁰ outputs (64 blocks) to pay off: on the H200 it beat the
-    /// 32×32 shared-memory tiles at 1024² (15.6 vs 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9)
+    /// The kernel `Auto` runs for an m×n output whose op(B) is k-contiguous or not (itself for
+    /// the others). Up to [`WARPDOT_MAX_ROWS`] rows with a k-contiguous op(B) (a batch-few
+    /// dense layer's x·Wᵀ) run one warp per output column, reading W once. The warp-tiled
+    /// kernel's 128×128 tiles need about 2²⁰ outputs (64 blocks) to pay off: on the H200 it beat
+    /// the 32×32 shared-memory tiles at 1024² (15.6 vs 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9)
     /// and 256² (0.7 vs 2.2), where it leaves most multiprocessors idle (docs/perf.md).
-    pub fn resolve_for(self, m: usize, n: usize) -> GemmKernel {
+    pub fn resolve_for(self, m: usize, n: usize, b_k_contiguous: bool) -> GemmKernel {
         match self {
+            GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && b_k_contiguous => GemmKernel::WarpDot,
             GemmKernel::Auto if m.saturating_mul(n) < AUTO_WARPTILE_MIN_OUTPUTS => GemmKernel::SmemTiled,
             k => k.resolve(),
         }
@@ -160,14 +172,19 @@ impl GemmKernel {
 
     /// Whether the kernel rounds its inputs below f32 precision.
     pub fn is_reduced_precision(self) -> bool {
-        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64)
+        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Wgmma)
     }
 
     /// The PTX kernel and its launch configuration for an m×n output.
-    fn launch_config(self, m: usize, n: usize) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
+    fn launch_config(self, m: usize, n: usize, b_k_contiguous: bool) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
-        Ok(match self.resolve_for(m, n) {
+        Ok(match self.resolve_for(m, n, b_k_contiguous) {
+            GemmKernel::WarpDot => {
+                let cfg = LaunchConfig::for_2d("gemm_warpdot_f32", m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
+                let cfg = LaunchConfig { block: crate::launch::Dim3::x(km::WARPDOT_THREADS), ..cfg };
+                (&km::GEMM_WARPDOT_F32, cfg)
+            }
             GemmKernel::Auto | GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
@@ -196,9 +213,13 @@ impl GemmKernel {
                 &km::GEMM_MMA_TF32_BK64,
                 tile_grid("gemm_mma_tf32_bk64", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
             ),
+            GemmKernel::Tf32Wgmma => unreachable!("gemm launches the wgmma kernel itself"),
         })
     }
 }
+
+/// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
+pub const WARPDOT_MAX_ROWS: usize = 4;
 
 /// Outputs from which `Auto` runs the warp-tiled kernel (below: 32×32 shared-memory tiles).
 pub const AUTO_WARPTILE_MIN_OUTPUTS: usize = 1 << 20;
@@ -229,7 +250,17 @@ pub fn gemm(
         return Ok(());
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
-    let (info, cfg) = kernel.launch_config(params.m as usize, params.n as usize)?;
+    if kernel == GemmKernel::Tf32Wgmma {
+        use kernels::matmul as km;
+        if (ta, tb) != (Transpose::No, Transpose::Yes) {
+            let reason = format!("Tf32Wgmma reads k-contiguous operands only (A untransposed, B transposed), got ta={ta:?}, tb={tb:?}");
+            return Err(crate::Error::InvalidArgument { op: "gemm", reason });
+        }
+        let tma = |x: &DeviceMatrix| TmaMatrix { ptr: x.device_ptr(), element: TmaElement::F32, rows: x.rows(), cols: x.cols(), ld: x.cols() };
+        let wg = WgmmaOperands { a: tma(a), a_mn: false, b: tma(b), b_mn: false, bk: km::WG_BK_TF32 };
+        return launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, c.device_ptr(), bias_ptr, params);
+    }
+    let (info, cfg) = kernel.launch_config(params.m as usize, params.n as usize, params.b_row_stride == 1)?;
     let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
     let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
     // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); shapes were checked, the
@@ -241,20 +272,27 @@ pub fn gemm(
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Bf16Kernel {
+    /// [`Bf16Kernel::Wgmma`] where the device and the operands allow it (an sm_90a GPU; row
+    /// strides of A and B multiples of 8 elements), else [`Bf16Kernel::MmaLdmatrix`].
+    #[default]
+    Auto,
     /// 32 k per stage, fragments loaded one 32-bit word at a time.
     Mma,
-    /// 64 k per stage, fragments loaded with `ldmatrix`: the faster of the two at every size
-    /// measured (1024 to 8192 on an H200, see docs/perf.md), so the default.
-    #[default]
+    /// 64 k per stage, fragments loaded with `ldmatrix`.
     MmaLdmatrix,
+    /// Hopper (sm_90a only): TMA copies and `wgmma.mma_async`, warp-specialized, 128×256 tiles.
+    /// Needs A's and B's row strides to be multiples of 8 elements (16 bytes); any m, n, k and
+    /// any transposes otherwise.
+    Wgmma,
 }
 
 impl Bf16Kernel {
-    pub const ALL: [Bf16Kernel; 2] = [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix];
+    /// Every concrete kernel (`Auto` excluded).
+    pub const ALL: [Bf16Kernel; 3] = [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::Wgmma];
 }
 
-/// [`gemm`] with bf16 A and B on the BF16 tensor cores (`mma.sync`), f32 accumulation, f32 C
-/// and bias. Any shape and layout.
+/// [`gemm`] with bf16 A and B on the BF16 tensor cores, f32 accumulation, f32 C and bias. Any
+/// shape and layout; the fastest kernel the device and layout allow ([`Bf16Kernel::Auto`]).
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_bf16(
     gpu: &Gpu,
@@ -268,7 +306,9 @@ pub fn gemm_bf16(
     gemm_bf16_with(gpu, a, ta, b, tb, epilogue, c, Bf16Kernel::default())
 }
 
-/// [`gemm_bf16`] with a chosen kernel.
+/// [`gemm_bf16`] with a chosen kernel. A forced [`Bf16Kernel::Wgmma`] fails with
+/// `MissingKernel` on a GPU without sm_90a PTX and `InvalidArgument` for row strides the copy
+/// engine cannot read.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_bf16_with(
     gpu: &Gpu,
@@ -284,16 +324,63 @@ pub fn gemm_bf16_with(
         return Ok(());
     };
     use kernels::matmul as km;
+    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
+    let tma = |x: &DeviceMatrixBf16| TmaMatrix { ptr: x.device_ptr(), element: TmaElement::Bf16, rows: x.rows(), cols: x.cols(), ld: x.cols() };
+    let (ta_m, tb_m) = (tma(a), tma(b));
+    let wgmma_info = match (ta, tb) {
+        (Transpose::No, Transpose::Yes) => &km::GEMM_WGMMA_BF16_KK,
+        (Transpose::No, Transpose::No) => &km::GEMM_WGMMA_BF16_KN,
+        (Transpose::Yes, Transpose::Yes) => &km::GEMM_WGMMA_BF16_MK,
+        (Transpose::Yes, Transpose::No) => &km::GEMM_WGMMA_BF16_MN,
+    };
+    let kernel = match kernel {
+        Bf16Kernel::Auto if gpu.supports(wgmma_info) && ta_m.is_supported() && tb_m.is_supported() => Bf16Kernel::Wgmma,
+        Bf16Kernel::Auto => Bf16Kernel::MmaLdmatrix,
+        k => k,
+    };
     let (info, shared) = match kernel {
         Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_SHARED),
-        Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_LDM_SHARED),
+        Bf16Kernel::MmaLdmatrix | Bf16Kernel::Auto => (&km::GEMM_MMA_BF16_LDM, km::BF16_LDM_SHARED),
+        Bf16Kernel::Wgmma => {
+            let wg = WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16 };
+            return launch_wgmma(gpu, "gemm_bf16", wgmma_info, wg, c.device_ptr(), bias_ptr, params);
+        }
     };
     let cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::BF16_BM, km::BF16_BN), km::BF16_THREADS, shared)?;
-    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
     let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
     // SAFETY: the BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
     // checked and the strides address only inside A and B; the kernel bounds-checks its tiles.
+    unsafe { gpu.launch(info, cfg, &mut args) }
+}
+
+/// The stored operands of a wgmma GEMM: `a_mn` when A is stored k×m (m contiguous), `b_mn` when
+/// B is stored k×n; otherwise k is the contiguous dimension. `bk`: k per pipeline stage.
+struct WgmmaOperands {
+    a: TmaMatrix,
+    a_mn: bool,
+    b: TmaMatrix,
+    b_mn: bool,
+    bk: usize,
+}
+
+/// Builds the tensor maps (boxes of one stage's tile: 64 elements of m or n by `bk` of k for an
+/// MN-major operand, `bk` by the tile's rows for a K-major one) and launches a wgmma kernel.
+fn launch_wgmma(gpu: &Gpu, op: &'static str, info: &'static kernels::KernelInfo, x: WgmmaOperands, c: u64, bias: u64, params: GemmParams) -> Result<()> {
+    use kernels::matmul as km;
+    if !gpu.supports(info) {
+        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
+    }
+    let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
+        if mn { m.tiled(op, km::WG_MN_BOX as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
+    };
+    let map_a = map(&x.a, x.a_mn, km::WG_BM)?;
+    let map_b = map(&x.b, x.b_mn, km::WG_BN)?;
+    let cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::WG_BM, km::WG_BN), km::WG_THREADS, km::WG_SHARED)?;
+    let mut args = kernel_args![map_a, map_b, c, bias, params];
+    // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
+    // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were
+    // checked, and the kernel bounds-checks C.
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 

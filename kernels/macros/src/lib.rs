@@ -6,6 +6,10 @@
 //! the host uses to launch and the xtask uses to check the PTX.
 //!
 //! `#[kernel(sm_90a)]` compiles the body only into `sm_90a` PTX (Hopper-only instructions).
+//! `#[kernel(max_threads = 256, min_blocks = 2)]` are CUDA's launch bounds: the builder writes
+//! them into the PTX entry (`.maxntid`, `.minnctapersm`), so ptxas caps the registers to fit
+//! `min_blocks` blocks of `max_threads` threads per multiprocessor. Arguments combine:
+//! `#[kernel(sm_90a, max_threads = 384)]`.
 //!
 //! Rejected at compile time: a safe fn (launching is always unsafe: the caller vouches for
 //! pointer validity), a return value, generics, `self`, patterns in parameters, and parameters
@@ -18,19 +22,59 @@ use syn::{FnArg, ItemFn, Pat, ReturnType, Type, parse_macro_input, spanned::Span
 
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let min_arch = match attr.to_string().trim() {
-        "" => MinArch::Any,
-        "sm_90a" => MinArch::Sm90a,
-        other => {
-            let msg = format!("unknown #[kernel] argument `{other}`: the only one is `sm_90a` (Hopper-only instructions)");
-            return syn::Error::new(Span::call_site(), msg).to_compile_error().into();
-        }
+    let args = match parse_args(attr.into()) {
+        Ok(a) => a,
+        Err(e) => return e.to_compile_error().into(),
     };
     let func = parse_macro_input!(item as ItemFn);
-    match expand(func, min_arch) {
+    match expand(func, args) {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }
+}
+
+/// What `#[kernel(…)]` was given.
+struct Args {
+    min_arch: MinArch,
+    /// Launch bounds (0: none).
+    max_threads: u32,
+    min_blocks: u32,
+}
+
+fn parse_args(attr: proc_macro2::TokenStream) -> syn::Result<Args> {
+    use syn::{Expr, ExprLit, Lit, Meta, punctuated::Punctuated, token::Comma};
+    let mut args = Args { min_arch: MinArch::Any, max_threads: 0, min_blocks: 0 };
+    let metas = syn::parse::Parser::parse2(Punctuated::<Meta, Comma>::parse_terminated, attr)?;
+    for meta in metas {
+        match &meta {
+            Meta::Path(p) if p.is_ident("sm_90a") => args.min_arch = MinArch::Sm90a,
+            Meta::NameValue(nv) if nv.path.is_ident("max_threads") || nv.path.is_ident("min_blocks") => {
+                let Expr::Lit(ExprLit { lit: Lit::Int(i), .. }) = &nv.value else {
+                    return Err(syn::Error::new(nv.value.span(), "expected an integer literal"));
+                };
+                let v: u32 = i.base10_parse()?;
+                if v == 0 {
+                    return Err(syn::Error::new(i.span(), "launch bounds must be positive"));
+                }
+                if nv.path.is_ident("max_threads") {
+                    if v > 1024 {
+                        return Err(syn::Error::new(i.span(), "a block has at most 1024 threads"));
+                    }
+                    args.max_threads = v;
+                } else {
+                    args.min_blocks = v;
+                }
+            }
+            other => {
+                let msg = "unknown #[kernel] argument: expected `sm_90a`, `max_threads = N` or `min_blocks = N`";
+                return Err(syn::Error::new(other.span(), msg));
+            }
+        }
+    }
+    if args.min_blocks != 0 && args.max_threads == 0 {
+        return Err(syn::Error::new(Span::call_site(), "`min_blocks` needs `max_threads` (as in CUDA's __launch_bounds__)"));
+    }
+    Ok(args)
 }
 
 #[derive(Clone, Copy)]
@@ -39,7 +83,8 @@ enum MinArch {
     Sm90a,
 }
 
-fn expand(func: ItemFn, min_arch: MinArch) -> syn::Result<proc_macro2::TokenStream> {
+fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
+    let Args { min_arch, max_threads, min_blocks } = args;
     let sig = &func.sig;
     if sig.unsafety.is_none() {
         return Err(syn::Error::new(sig.fn_token.span(), "a #[kernel] must be `pub unsafe fn`: its caller vouches for every pointer"));
@@ -98,6 +143,8 @@ fn expand(func: ItemFn, min_arch: MinArch) -> syn::Result<proc_macro2::TokenStre
             name: #name_str,
             params: &[#(#kinds),*],
             min_arch: #min_arch,
+            max_threads: #max_threads,
+            min_blocks: #min_blocks,
         };
 
         #[allow(non_snake_case, dead_code)]
@@ -118,6 +165,7 @@ fn param_kind(ty: &Type) -> proc_macro2::TokenStream {
                 "f32" => quote! { crate::ParamKind::F32 },
                 "u32" | "i32" => quote! { crate::ParamKind::Word },
                 "u64" | "i64" | "usize" | "isize" => quote! { crate::ParamKind::DoubleWord },
+                "TensorMap" => quote! { crate::ParamKind::TensorMap },
                 _ => quote! { crate::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
             }
         }

@@ -17,9 +17,12 @@
 //! | `mma_tf32.rs` | `gemm_mma_tf32_bk64` | the same with 64 k per stage |
 //! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
 //! | `mma_bf16.rs` | `gemm_mma_bf16_ldm` | the same with 64 k per stage and `ldmatrix` fragment loads |
+//! | `warpdot.rs` | `gemm_warpdot_f32` | a few rows of C (batch-1 layers): a warp per column, lanes split k |
+//! | `wgmma.rs` | `gemm_wgmma_bf16_*`, `gemm_wgmma_tf32_kk` | Hopper: TMA copies into a 4-stage ring of transaction barriers, warp-specialized, `wgmma.mma_async` 64×256 per consumer warpgroup (sm_90a) |
 //!
 //! `pipeline.rs` holds the tensor-core kernels' shared `cp.async` pipeline and mma loop; `common.rs`
-//! the SIMT kernels' operand loaders and the mma/convert instructions. Measured speeds: docs/perf.md.
+//! the SIMT kernels' operand loaders and the mma/convert instructions; `hopper.rs` the sm_90a
+//! barrier, TMA and wgmma wrappers. Measured speeds: docs/perf.md.
 
 /// Repeats a block once per listed constant, binding it to `$i`: a loop the compiler must
 /// unroll, so register arrays indexed by `$i` stay in registers (a run-time index would move them
@@ -34,12 +37,16 @@ macro_rules! unroll {
 mod blocktile_1d;
 #[cfg(target_arch = "nvptx64")]
 mod common;
+#[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))]
+mod hopper;
 mod mma_bf16;
 mod mma_tf32;
 mod naive;
 mod pipeline;
 mod simt;
 mod tiled;
+mod warpdot;
+mod wgmma;
 
 pub use blocktile_1d::*;
 pub use mma_bf16::*;
@@ -48,6 +55,8 @@ pub use naive::*;
 pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS};
 pub use simt::*;
 pub use tiled::*;
+pub use warpdot::*;
+pub use wgmma::*;
 
 /// Shape, layout and epilogue of a general matrix product
 /// C[m×n] = act(α·op(A)·op(B) + bias + β·C), shared by every GEMM kernel and its host launcher.

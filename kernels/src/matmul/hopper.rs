@@ -1,0 +1,188 @@
+//! Hopper's asynchronous machinery as thin wrappers over inline PTX (sm_90a only): transaction
+//! barriers (`mbarrier`), the tensor memory accelerator (`cp.async.bulk.tensor`, "TMA") and
+//! warpgroup MMA (`wgmma.mma_async`) with its shared-memory matrix descriptors.
+//!
+//! Shared-memory addresses are 32-bit `.shared` window offsets throughout, as the instructions
+//! take them.
+
+use core::arch::asm;
+
+/// The `.shared` window address of a generic pointer into shared memory.
+#[inline(always)]
+pub fn shared_addr<T>(p: *const T) -> u32 {
+    let a: u64;
+    // SAFETY: address arithmetic only.
+    unsafe { asm!("cvta.to.shared.u64 {a}, {p};", a = out(reg64) a, p = in(reg64) p) };
+    a as u32
+}
+
+/// Initializes the barrier at `bar` to expect `count` arrivals per phase.
+///
+/// # Safety
+/// `bar` is an 8-byte aligned shared address no other thread uses yet.
+#[inline(always)]
+pub unsafe fn mbarrier_init(bar: u32, count: u32) {
+    // SAFETY: forwarded.
+    unsafe { asm!("mbarrier.init.shared::cta.b64 [{b}], {c};", b = in(reg32) bar, c = in(reg32) count) };
+}
+
+/// Makes barrier initializations visible to the async proxy (TMA completions) and the cluster.
+#[inline(always)]
+pub fn fence_barrier_init() {
+    // SAFETY: a fence.
+    unsafe { asm!("fence.mbarrier_init.release.cluster;") };
+}
+
+/// One arrival that also tells the barrier to wait for `bytes` more bytes of asynchronous copies
+/// in this phase.
+///
+/// # Safety
+/// `bar` is an initialized barrier.
+#[inline(always)]
+pub unsafe fn mbarrier_arrive_expect_tx(bar: u32, bytes: u32) {
+    // SAFETY: forwarded.
+    unsafe { asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{b}], {n};", b = in(reg32) bar, n = in(reg32) bytes) };
+}
+
+/// One arrival.
+///
+/// # Safety
+/// `bar` is an initialized barrier.
+#[inline(always)]
+pub unsafe fn mbarrier_arrive(bar: u32) {
+    // SAFETY: forwarded.
+    unsafe { asm!("mbarrier.arrive.shared::cta.b64 _, [{b}];", b = in(reg32) bar) };
+}
+
+/// Waits until the barrier's phase with parity `parity` has completed.
+///
+/// # Safety
+/// `bar` is an initialized barrier.
+#[inline(always)]
+pub unsafe fn mbarrier_wait(bar: u32, parity: u32) {
+    loop {
+        let done: u32;
+        // SAFETY: forwarded; `try_wait` suspends for a while before it reports "not yet".
+        unsafe {
+            asm!(
+                "{{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [{b}], {ph}; selp.u32 {d}, 1, 0, p; }}",
+                b = in(reg32) bar, ph = in(reg32) parity, d = out(reg32) done,
+            )
+        };
+        if done != 0 {
+            return;
+        }
+    }
+}
+
+/// Starts a TMA copy of the 2-D box at coordinates (`x` innermost, `y`) of the tensor described
+/// by the tensor map at generic address `map` into shared memory at `dst`; its bytes count
+/// towards the transaction of `bar`'s current phase. Boxes that overhang the tensor are
+/// zero-filled.
+///
+/// # Safety
+/// `map` is a valid tensor map (in `.param`, `.const` or `.global` space); `dst` has room for
+/// the box and satisfies the map's alignment (1024 bytes for 128-byte swizzling).
+#[inline(always)]
+pub unsafe fn tma_load_2d(dst: u32, map: u64, x: i32, y: i32, bar: u32) {
+    // SAFETY: forwarded.
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{d}], [{m}, {{{x}, {y}}}], [{b}];",
+            d = in(reg32) dst, m = in(reg64) map, x = in(reg32) x, y = in(reg32) y, b = in(reg32) bar,
+        )
+    };
+}
+
+/// A wgmma shared-memory matrix descriptor for a tile written by TMA with 128-byte swizzling
+/// (rows of 128 bytes, 8-row groups 1024 bytes apart). `lbo` is the byte distance between
+/// 64-element column blocks of an MN-major tile (unused for K-major tiles); the tile must start
+/// on a 1024-byte boundary (offsets into it, to step k, may be any multiple of 16).
+#[inline(always)]
+pub const fn smem_desc(addr: u32, lbo: u32) -> u64 {
+    let start = ((addr & 0x3_ffff) >> 4) as u64;
+    let lbo = ((lbo & 0x3_ffff) >> 4) as u64;
+    let sbo = (1024 >> 4) as u64;
+    start | (lbo << 16) | (sbo << 32) | (1 << 62)
+}
+
+/// Orders this warpgroup's register writes before the `wgmma` instructions that follow.
+#[inline(always)]
+pub fn wgmma_fence() {
+    // SAFETY: a fence; every thread of the warpgroup executes it.
+    unsafe { asm!("wgmma.fence.sync.aligned;") };
+}
+
+/// Closes the group of `wgmma` instructions issued since the last commit.
+#[inline(always)]
+pub fn wgmma_commit() {
+    // SAFETY: as wgmma_fence.
+    unsafe { asm!("wgmma.commit_group.sync.aligned;") };
+}
+
+/// Waits until at most `N` committed `wgmma` groups are still running.
+#[inline(always)]
+pub fn wgmma_wait<const N: u32>() {
+    // SAFETY: as wgmma_fence.
+    unsafe { asm!("wgmma.wait_group.sync.aligned {n};", n = const N) };
+}
+
+/// Expands to one `wgmma.mma_async` on 64×256 f32 accumulators `$d` (128 per thread):
+/// `$instr` names the shape and types, `$tail` the scale and transpose immediates.
+macro_rules! wgmma_m64n256 {
+    ($instr:literal, $tail:literal, $d:ident, $da:expr, $db:expr, [$i0:tt $(, $i:tt)*]) => {
+        core::arch::asm!(
+            concat!(
+                "{{ .reg .pred p; setp.ne.b32 p, 1, 0; ", $instr, " {{{", stringify!($i0), "}",
+                $(", {", stringify!($i), "}",)*
+                "}}, {128}, {129}, p", $tail, "; }}"
+            ),
+            inout(reg32) $d[$i0], $(inout(reg32) $d[$i],)*
+            in(reg64) $da, in(reg64) $db,
+        )
+    };
+}
+
+/// Expands `$m!(args…, [0, 1, …, 127])`: the accumulator indices of a 64×256 tile.
+macro_rules! with_acc_indices {
+    ($m:ident!($($args:tt)*)) => {
+        $m!($($args)* [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+            26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+            49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71,
+            72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94,
+            95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113,
+            114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127
+        ])
+    };
+}
+
+/// D += A·B on a 64×256×16 bf16 tile, f32 accumulation; `TA`/`TB`: the operand is MN-major in
+/// shared memory (transposed), else K-major.
+///
+/// # Safety
+/// The descriptors point at tiles of this warpgroup's stage that are fully written; every
+/// thread of the warpgroup executes it; `d` is not touched until a `wgmma_wait` covers it.
+#[inline(always)]
+pub unsafe fn wgmma_bf16<const TA: bool, const TB: bool>(d: &mut [f32; 128], da: u64, db: u64) {
+    // SAFETY: forwarded.
+    unsafe {
+        match (TA, TB) {
+            (false, false) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", d, da, db,)),
+            (false, true) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 1", d, da, db,)),
+            (true, false) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 1, 0", d, da, db,)),
+            (true, true) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 1, 1", d, da, db,)),
+        }
+    }
+}
+
+/// D += A·B on a 64×256×8 TF32 tile (f32 inputs, low mantissa bits ignored), f32 accumulation.
+/// TF32 `wgmma` reads both operands K-major only.
+///
+/// # Safety
+/// As [`wgmma_bf16`].
+#[inline(always)]
+pub unsafe fn wgmma_tf32(d: &mut [f32; 128], da: u64, db: u64) {
+    // SAFETY: forwarded.
+    unsafe { with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1", d, da, db,)) }
+}

@@ -1,0 +1,88 @@
+//! GEMM for a handful of rows (a batch-1 or batch-few dense layer): one warp per column of C,
+//! its lanes splitting k and summing with shuffles. With both operands k-contiguous (x·Wᵀ) each
+//! warp streams one row of W with 16-byte loads, every byte of W read once: the layer becomes a
+//! memory-bound pass over the weights instead of a tiled GEMM that is mostly idle lanes.
+
+use super::GemmParams;
+use crate::kernel;
+#[cfg(target_arch = "nvptx64")]
+use {
+    super::{common::fma, gemm_epilogue},
+    crate::{reduce::shfl_xor_f32, thread, vector::F32x4},
+};
+
+/// Rows of C per warp (a grid row of blocks per 4 rows).
+pub const WARPDOT_ROWS: usize = 4;
+/// Warps (columns of C) per block.
+pub const WARPDOT_WARPS: u32 = 8;
+/// Threads per block.
+pub const WARPDOT_THREADS: u32 = 32 * WARPDOT_WARPS;
+
+/// C = act(α·op(A)·op(B) + bias + β·C) with one warp per column of C and up to 4 rows.
+///
+/// # Safety
+/// `a`, `b`, `c` and `bias` (n floats if `p.has_bias != 0`) cover every element the strides
+/// address; `c` is disjoint from the inputs. Launch: block `WARPDOT_THREADS`, grid
+/// (⌈n/WARPDOT_WARPS⌉, ⌈m/WARPDOT_ROWS⌉).
+///
+/// # Thread mapping
+/// Warp w of block (x, y) → column x·8 + w, rows y·4 + 0..4; lane l sums k = 4l + 128i + 0..4
+/// (16-byte path) or k = l + 32i.
+#[kernel]
+pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let lane = thread::lane_id() as usize;
+    let col = thread::block_idx_x() as usize * WARPDOT_WARPS as usize + thread::warp_id() as usize;
+    let row0 = thread::block_idx_y() as usize * WARPDOT_ROWS;
+    if col >= n {
+        return; // whole warps only: the shuffles below see all 32 lanes
+    }
+    let rows = (m - row0).min(WARPDOT_ROWS);
+    let (ars, acs) = (p.a_row_stride as usize, p.a_col_stride as usize);
+    let (brs, bcs) = (p.b_row_stride as usize, p.b_col_stride as usize);
+    let mut acc = [0f32; WARPDOT_ROWS];
+    let vec = acs == 1 && brs == 1 && ars % 4 == 0 && bcs % 4 == 0 && a as usize % 16 == 0 && b as usize % 16 == 0;
+    let mut q0 = 0;
+    if vec {
+        let kv = k / 4 * 4;
+        let mut q = 4 * lane;
+        while q < kv {
+            // SAFETY: q + 4 ≤ k, col < n, rows < m; 16-byte aligned (checked above).
+            let bv = unsafe { *(b.add(col * bcs + q) as *const F32x4) };
+            unroll!(r in [0, 1, 2, 3] {
+                if r < rows {
+                    // SAFETY: as above.
+                    let av = unsafe { *(a.add((row0 + r) * ars + q) as *const F32x4) };
+                    acc[r] = fma(av.0[3], bv.0[3], fma(av.0[2], bv.0[2], fma(av.0[1], bv.0[1], fma(av.0[0], bv.0[0], acc[r]))));
+                }
+            });
+            q += 128;
+        }
+        q0 = kv;
+    }
+    let mut q = q0 + lane;
+    while q < k {
+        // SAFETY: q < k, col < n, rows < m.
+        let bv = unsafe { *b.add(q * brs + col * bcs) };
+        unroll!(r in [0, 1, 2, 3] {
+            if r < rows {
+                // SAFETY: as above.
+                acc[r] = fma(unsafe { *a.add((row0 + r) * ars + q * acs) }, bv, acc[r]);
+            }
+        });
+        q += 32;
+    }
+    unroll!(r in [0, 1, 2, 3] {
+        for mask in [16, 8, 4, 2, 1] {
+            acc[r] += shfl_xor_f32(acc[r], mask);
+        }
+    });
+    if lane == 0 {
+        unroll!(r in [0, 1, 2, 3] {
+            if r < rows {
+                // SAFETY: (row0 + r, col) is inside C.
+                unsafe { gemm_epilogue(c, bias, &p, row0 + r, col, acc[r]) };
+            }
+        });
+    }
+}

@@ -1,0 +1,293 @@
+//! Hopper tensor cores (sm_90a only): `wgmma.mma_async` fed by the tensor memory accelerator.
+//!
+//! A block of 3 warpgroups computes a 128×256 tile of C. Warpgroup 0 is the producer: one of its
+//! threads issues TMA copies of each 64-row-byte k-slice of op(A) and op(B) into a ring of
+//! [`WG_STAGES`] shared-memory stages, each guarded by a "full" transaction barrier (the copy
+//! engine completes it when the bytes have landed) and an "empty" barrier (the consumers release
+//! it). Warpgroups 1 and 2 are consumers: each waits for a stage, issues four `wgmma` on its
+//! 64×256 half of the tile straight from shared memory (no register staging, no block-wide
+//! barrier), keeps one group in flight, and frees the stage the previous group read.
+//!
+//! TMA writes tiles with 128-byte swizzling, which is exactly a layout `wgmma` reads conflict
+//! free: rows of 128 bytes (64 bf16 or 32 f32 of k for a K-major operand; 64 elements of m or n
+//! for an MN-major one), 8-row groups 1024 bytes apart. Boxes that overhang the matrix are
+//! zero-filled by the copy engine, so any m, n and k work; the epilogue bounds-checks C.
+
+use super::GemmParams;
+use crate::kernel;
+
+/// Rows of C per block (two consumer warpgroups of 64).
+pub const WG_BM: usize = 128;
+/// Columns of C per block (one `m64n256` instruction per consumer and k-step).
+pub const WG_BN: usize = 256;
+/// Threads per block: a producer warpgroup and two consumers.
+pub const WG_THREADS: u32 = 384;
+/// Pipeline stages.
+pub const WG_STAGES: usize = 4;
+/// Bytes of a tile row in shared memory: the 128-byte swizzle span.
+pub const WG_ROW_BYTES: usize = 128;
+/// k per stage for bf16 (64 × 2 bytes = one row).
+pub const WG_BK_BF16: usize = 64;
+/// k per stage for TF32 (32 × 4 bytes).
+pub const WG_BK_TF32: usize = 32;
+/// Width (elements) of the TMA box of an MN-major tile: one 128-byte row of bf16.
+pub const WG_MN_BOX: usize = 64;
+/// Bytes of op(A)'s tile in one stage (128 rows of 128 bytes, in either orientation).
+pub const WG_A_BYTES: usize = WG_BM * WG_ROW_BYTES;
+/// Bytes of op(B)'s tile in one stage.
+pub const WG_B_BYTES: usize = WG_BN * WG_ROW_BYTES;
+/// Bytes of one stage.
+pub const WG_STAGE_BYTES: usize = WG_A_BYTES + WG_B_BYTES;
+/// Dynamic shared memory of the wgmma kernels: the stages, 1024 bytes of slack to align them
+/// for the swizzle, and the barriers (193 KiB in all).
+pub const WG_SHARED: u32 = (WG_STAGES * WG_STAGE_BYTES + 1024 + 2 * WG_STAGES * 8) as u32;
+
+/// A CUDA tensor map (`CUtensorMap`): the opaque 128-byte descriptor the host builds with
+/// `cuTensorMapEncodeTiled` and passes by value; the copy engine reads it from the kernel's
+/// parameter space, where it must be 64-byte aligned. Rust's PTX calling convention aligns
+/// parameters to at most 16 bytes, so the builder raises the alignment of every `TensorMap`
+/// parameter in the PTX ([`crate::ParamKind::TensorMap`]).
+#[repr(C, align(16))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMap(pub [u64; 16]);
+
+#[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))]
+mod device {
+    use super::*;
+    use crate::matmul::gemm_epilogue;
+    use crate::matmul::hopper::*;
+    use crate::shared::dynamic_shared;
+    use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
+
+    /// An input type of the wgmma GEMM.
+    pub trait WgKind {
+        /// k per stage.
+        const BK: usize;
+        /// k per instruction.
+        const KSTEP: usize;
+        /// Bytes per element.
+        const BYTES: usize;
+        /// One 64×256×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
+        ///
+        /// # Safety
+        /// As `hopper::wgmma_bf16`.
+        unsafe fn mma<const TA: bool, const TB: bool>(d: &mut [f32; 128], da: u64, db: u64);
+    }
+
+    pub struct Bf16;
+    impl WgKind for Bf16 {
+        const BK: usize = WG_BK_BF16;
+        const KSTEP: usize = 16;
+        const BYTES: usize = 2;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool>(d: &mut [f32; 128], da: u64, db: u64) {
+            // SAFETY: forwarded.
+            unsafe { wgmma_bf16::<TA, TB>(d, da, db) }
+        }
+    }
+
+    pub struct Tf32;
+    impl WgKind for Tf32 {
+        const BK: usize = WG_BK_TF32;
+        const KSTEP: usize = 8;
+        const BYTES: usize = 4;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool>(d: &mut [f32; 128], da: u64, db: u64) {
+            // SAFETY: forwarded (the TF32 kernels are K-major only).
+            unsafe { wgmma_tf32(d, da, db) }
+        }
+    }
+
+    /// The descriptor of one k-step of a tile at `base` (1024-aligned): K-major tiles step
+    /// `KSTEP` elements along a row, MN-major ones `KSTEP` rows.
+    #[inline(always)]
+    fn step_desc<K: WgKind, const MN: bool>(base: u32, kk: usize) -> u64 {
+        if MN {
+            smem_desc(base + (kk * K::KSTEP * WG_ROW_BYTES) as u32, (WG_MN_BOX * WG_ROW_BYTES) as u32)
+        } else {
+            smem_desc(base + (kk * K::KSTEP * K::BYTES) as u32, 16)
+        }
+    }
+
+    /// The whole kernel; `map_a`/`map_b` are the generic addresses of the tensor maps. `TA`: A
+    /// is stored k×m (op(A) = Aᵀ, m contiguous); `TB`: B is stored k×n (n contiguous). Otherwise
+    /// the operand is stored with k contiguous (A as m×k, B as n×k).
+    ///
+    /// # Safety
+    /// See the kernels.
+    #[inline(always)]
+    pub unsafe fn wgmma_gemm<K: WgKind, const TA: bool, const TB: bool>(
+        map_a: u64,
+        map_b: u64,
+        c: *mut f32,
+        bias: *const f32,
+        p: &GemmParams,
+    ) {
+        let tid = thread_idx_x() as usize;
+        let wg = tid / 128;
+        let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
+        let stage = |s: usize| base + (s * WG_STAGE_BYTES) as u32;
+        let bars = stage(WG_STAGES);
+        let full = |s: usize| bars + 8 * s as u32;
+        let empty = |s: usize| bars + 8 * (WG_STAGES + s) as u32;
+        if tid == 0 {
+            for s in 0..WG_STAGES {
+                // SAFETY: the barrier words lie past the stages, inside WG_SHARED.
+                unsafe {
+                    mbarrier_init(full(s), 1);
+                    mbarrier_init(empty(s), 2);
+                }
+            }
+            fence_barrier_init();
+        }
+        sync_threads();
+
+        let m0 = block_idx_y() as usize * WG_BM;
+        let n0 = block_idx_x() as usize * WG_BN;
+        let ktiles = (p.k as usize).div_ceil(K::BK);
+
+        if wg == 0 {
+            if tid == 0 {
+                for kt in 0..ktiles {
+                    let s = kt % WG_STAGES;
+                    let k0 = (kt * K::BK) as i32;
+                    let (a_dst, b_dst) = (stage(s), stage(s) + WG_A_BYTES as u32);
+                    // SAFETY: the barriers are initialized; each copy lands inside stage s,
+                    // which the consumers have released (the empty barrier), 1024-aligned.
+                    unsafe {
+                        if kt >= WG_STAGES {
+                            mbarrier_wait(empty(s), ((kt / WG_STAGES - 1) & 1) as u32);
+                        }
+                        mbarrier_arrive_expect_tx(full(s), WG_STAGE_BYTES as u32);
+                        if TA {
+                            for j in 0..WG_BM / WG_MN_BOX {
+                                let dst = a_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
+                                tma_load_2d(dst, map_a, (m0 + j * WG_MN_BOX) as i32, k0, full(s));
+                            }
+                        } else {
+                            tma_load_2d(a_dst, map_a, k0, m0 as i32, full(s));
+                        }
+                        if TB {
+                            for j in 0..WG_BN / WG_MN_BOX {
+                                let dst = b_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
+                                tma_load_2d(dst, map_b, (n0 + j * WG_MN_BOX) as i32, k0, full(s));
+                            }
+                        } else {
+                            tma_load_2d(b_dst, map_b, k0, n0 as i32, full(s));
+                        }
+                    }
+                }
+            }
+            return;
+        }
+
+        // Consumer warpgroup cw computes rows 64·cw.. of the tile.
+        let cw = wg - 1;
+        let mut d = [0f32; 128];
+        for kt in 0..ktiles {
+            let s = kt % WG_STAGES;
+            // SAFETY: initialized barrier.
+            unsafe { mbarrier_wait(full(s), ((kt / WG_STAGES) & 1) as u32) };
+            // Rows 64·cw.. of op(A): 64 rows of 128 bytes (K-major) or the cw-th 64-wide column
+            // block (MN-major): 8 KiB in either case.
+            let a_base = stage(s) + (cw * 64 * WG_ROW_BYTES) as u32;
+            let b_base = stage(s) + WG_A_BYTES as u32;
+            wgmma_fence();
+            for kk in 0..K::BK / K::KSTEP {
+                // SAFETY: stage s is full; the whole warpgroup runs this.
+                unsafe { K::mma::<TA, TB>(&mut d, step_desc::<K, TA>(a_base, kk), step_desc::<K, TB>(b_base, kk)) };
+            }
+            wgmma_commit();
+            // The group before this one has finished reading its stage: release it.
+            wgmma_wait::<1>();
+            if kt > 0 && tid % 128 == 0 {
+                // SAFETY: initialized barrier.
+                unsafe { mbarrier_arrive(empty((kt - 1) % WG_STAGES)) };
+            }
+        }
+        wgmma_wait::<0>();
+
+        // Accumulator layout (per 8 columns j): d[4j..4j+2] at row r, d[4j+2..4j+4] at row r + 8,
+        // columns 8j + 2·(lane%4) + {0, 1}, with r = 16·warp + lane/4 inside the consumer's 64 rows.
+        let (m, n) = (p.m as usize, p.n as usize);
+        let lane = tid % 32;
+        let row0 = m0 + cw * 64 + 16 * ((tid % 128) / 32) + lane / 4;
+        let col0 = n0 + 2 * (lane % 4);
+        unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] {
+            let col = col0 + 8 * j;
+            unroll!(h in [0, 1] {
+                let row = row0 + 8 * h;
+                if row < m {
+                    unroll!(e in [0, 1] {
+                        if col + e < n {
+                            // SAFETY: (row, col + e) is inside C.
+                            unsafe { gemm_epilogue(c, bias, p, row, col + e, d[4 * j + 2 * h + e]) };
+                        }
+                    });
+                }
+            });
+        });
+    }
+}
+
+/// The generic address of a kernel's by-value tensor-map parameter: its `.param` address
+/// converted to generic, as the copy engine wants (taking the address in Rust would copy the
+/// parameter to local memory first).
+#[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))]
+macro_rules! param_addr {
+    ($kernel:ident, $index:literal) => {{
+        let a: u64;
+        // SAFETY: address arithmetic on this kernel's own parameter.
+        unsafe {
+            core::arch::asm!(
+                concat!("mov.u64 {a}, ", stringify!($kernel), "_param_", $index, "; cvta.param.u64 {a}, {a};"),
+                a = out(reg64) a,
+            )
+        };
+        a
+    }};
+}
+
+/// Declares one wgmma GEMM entry point.
+macro_rules! wgmma_kernel {
+    ($(#[$doc:meta])* $name:ident, $kind:ident, $ta:literal, $tb:literal) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `map_a` and `map_b` describe A and B as the host's `TensorMap` builder does for this
+        /// layout (128-byte swizzle, boxes of one stage's tile); `c` (f32, m rows of `p.ldc`) and
+        /// `bias` (n f32 if `p.has_bias != 0`) are valid and disjoint from A and B. Launch:
+        /// block `WG_THREADS`, grid (⌈n/256⌉, ⌈m/128⌉), `WG_SHARED` bytes of dynamic shared
+        /// memory; sm_90a only.
+        #[kernel(sm_90a, max_threads = 384, min_blocks = 1)]
+        pub unsafe fn $name(map_a: TensorMap, map_b: TensorMap, c: *mut f32, bias: *const f32, p: GemmParams) {
+            let _ = (map_a, map_b);
+            let (a, b) = (param_addr!($name, 0), param_addr!($name, 1));
+            // SAFETY: forwarded from the caller.
+            unsafe { device::wgmma_gemm::<device::$kind, $ta, $tb>(a, b, c, bias, &p) }
+        }
+    };
+}
+
+wgmma_kernel!(
+    /// C = act(α·A·Bᵀ + bias + β·C) with bf16 A (m×k) and B (n×k), both k-contiguous: the dense
+    /// layer's x·Wᵀ.
+    gemm_wgmma_bf16_kk, Bf16, false, false
+);
+wgmma_kernel!(
+    /// C = act(α·A·B + …) with bf16 A (m×k) and B (k×n), both row-major.
+    gemm_wgmma_bf16_kn, Bf16, false, true
+);
+wgmma_kernel!(
+    /// C = act(α·Aᵀ·Bᵀ + …) with bf16 A stored k×m and B stored n×k.
+    gemm_wgmma_bf16_mk, Bf16, true, false
+);
+wgmma_kernel!(
+    /// C = act(α·Aᵀ·B + …) with bf16 A stored k×m and B stored k×n (a weight gradient's layout).
+    gemm_wgmma_bf16_mn, Bf16, true, true
+);
+wgmma_kernel!(
+    /// C = act(α·A·Bᵀ + …) on TF32 tensor cores: f32 A (m×k) and B (n×k), both k-contiguous
+    /// (TF32 `wgmma` reads no other layout), inputs rounded to TF32 by the hardware.
+    gemm_wgmma_tf32_kk, Tf32, false, false
+);
