@@ -16,6 +16,14 @@ pub fn shared_addr<T>(p: *const T) -> u32 {
     a as u32
 }
 
+/// `bar.sync id, threads`: waits until `threads` threads (whole warps) of the block have reached
+/// named barrier `id` (0 is `__syncthreads`'s), so a subset of the warps can synchronize.
+#[inline(always)]
+pub fn named_barrier(id: u32, threads: u32) {
+    // SAFETY: a barrier; callers use each id with one fixed set of warps.
+    unsafe { asm!("bar.sync {i}, {n};", i = in(reg32) id, n = in(reg32) threads) };
+}
+
 /// Initializes the barrier at `bar` to expect `count` arrivals per phase.
 ///
 /// # Safety

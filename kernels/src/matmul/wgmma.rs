@@ -42,6 +42,12 @@ pub const WG_STAGE_BYTES: usize = WG_A_BYTES + WG_B_BYTES;
 /// for the swizzle, and the barriers (193 KiB in all).
 pub const WG_SHARED: u32 = (WG_STAGES * WG_STAGE_BYTES + 1024 + 2 * WG_STAGES * 8) as u32;
 
+/// Row length (floats) of the shared tile the epilogue stages C through: 256 + 4 (rows stay
+/// 16-byte aligned; the padding spreads a warp's 8-row fragment stores over the banks). Two
+/// consumers' 64-row regions (130 KiB) fit in the stages.
+pub const WG_LDC: usize = WG_BN + 4;
+const _: () = assert!(2 * 64 * WG_LDC * 4 <= WG_STAGES * WG_STAGE_BYTES);
+
 /// A CUDA tensor map (`CUtensorMap`): the opaque 128-byte descriptor the host builds with
 /// `cuTensorMapEncodeTiled` and passes by value; the copy engine reads it from the kernel's
 /// parameter space, where it must be 64-byte aligned. Rust's PTX calling convention aligns
@@ -54,10 +60,11 @@ pub struct TensorMap(pub [u64; 16]);
 #[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))]
 mod device {
     use super::*;
-    use crate::matmul::gemm_epilogue;
+    use crate::matmul::gemm_epilogue4;
     use crate::matmul::hopper::*;
     use crate::shared::dynamic_shared;
     use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
+    use crate::vector::F32x4;
 
     /// An input type of the wgmma GEMM.
     pub trait WgKind {
@@ -144,7 +151,7 @@ mod device {
 
         let m0 = block_idx_y() as usize * WG_BM;
         let n0 = block_idx_x() as usize * WG_BN;
-        let ktiles = (p.k as usize).div_ceil(K::BK);
+        let ktiles = (p.k as usize).div_ceil(K::BK).max(1);
 
         if wg == 0 {
             if tid == 0 {
@@ -184,7 +191,11 @@ mod device {
         // Consumer warpgroup cw computes rows 64·cw.. of the tile.
         let cw = wg - 1;
         let mut d = [0f32; 128];
-        for kt in 0..ktiles {
+        // At least one slice even for k = 0 (the copy engine then fills it with zeros): a
+        // path from the zeroed accumulators to the final wait that skips the loop would make
+        // ptxas serialize every wgmma.
+        let mut kt = 0;
+        loop {
             let s = kt % WG_STAGES;
             // SAFETY: initialized barrier.
             unsafe { mbarrier_wait(full(s), ((kt / WG_STAGES) & 1) as u32) };
@@ -204,29 +215,52 @@ mod device {
                 // SAFETY: initialized barrier.
                 unsafe { mbarrier_arrive(empty((kt - 1) % WG_STAGES)) };
             }
+            kt += 1;
+            if kt >= ktiles {
+                break;
+            }
         }
         wgmma_wait::<0>();
 
+        // Epilogue through shared memory: each consumer parks its 64×256 accumulators in a
+        // padded row-major tile over the (now idle) stages, then walks the tile row by row with
+        // 16-byte loads and coalesced 16-byte stores. Applying the epilogue straight from the
+        // 128 registers would inline it 128 times (tens of KiB of code, instruction-cache
+        // misses) and store 8-byte fragments scattered over 8 rows.
+        // Both consumers must be done reading the stages before either overwrites them (every
+        // TMA copy has landed: each was waited for).
+        named_barrier(1, 256);
+        let shared = dynamic_shared::<u8>();
+        // SAFETY: `base` lies inside the dynamic shared memory (aligned up from its start).
+        let tile = unsafe { shared.add((base - shared_addr(shared)) as usize) } as *mut f32;
+        // SAFETY: two 64×WG_LDC regions fit in the stages (see WG_LDC).
+        let region = unsafe { tile.add(cw * 64 * WG_LDC) };
+        let lane = tid % 32;
         // Accumulator layout (per 8 columns j): d[4j..4j+2] at row r, d[4j+2..4j+4] at row r + 8,
         // columns 8j + 2·(lane%4) + {0, 1}, with r = 16·warp + lane/4 inside the consumer's 64 rows.
-        let (m, n) = (p.m as usize, p.n as usize);
-        let lane = tid % 32;
-        let row0 = m0 + cw * 64 + 16 * ((tid % 128) / 32) + lane / 4;
-        let col0 = n0 + 2 * (lane % 4);
+        let r0 = 16 * ((tid % 128) / 32) + lane / 4;
+        let c0 = 2 * (lane % 4);
         unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] {
-            let col = col0 + 8 * j;
             unroll!(h in [0, 1] {
-                let row = row0 + 8 * h;
-                if row < m {
-                    unroll!(e in [0, 1] {
-                        if col + e < n {
-                            // SAFETY: (row, col + e) is inside C.
-                            unsafe { gemm_epilogue(c, bias, p, row, col + e, d[4 * j + 2 * h + e]) };
-                        }
-                    });
+                // SAFETY: inside this consumer's region.
+                unsafe {
+                    let dst = region.add((r0 + 8 * h) * WG_LDC + c0 + 8 * j);
+                    *dst = d[4 * j + 2 * h];
+                    *dst.add(1) = d[4 * j + 2 * h + 1];
                 }
             });
         });
+        named_barrier(2 + cw as u32, 128);
+        let lt = tid % 128;
+        let mut idx = lt;
+        while idx < 64 * (WG_BN / 4) {
+            let (r, c4) = (idx / (WG_BN / 4), 4 * (idx % (WG_BN / 4)));
+            // SAFETY: inside the region; rows of WG_LDC floats keep 16-byte alignment.
+            let v = unsafe { *(region.add(r * WG_LDC + c4) as *const F32x4) };
+            // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
+            unsafe { gemm_epilogue4(c, bias, p, m0 + cw * 64 + r, n0 + c4, v.0) };
+            idx += 128;
+        }
     }
 }
 
