@@ -86,6 +86,27 @@ pub struct GemmParams {
     pub has_bias: u32,
 }
 
+/// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)
+/// through one out-of-line function. Inlining those into every unrolled store of a register tile
+/// made the SIMT and wgmma kernels' code several times larger than their main loops (tens of
+/// KiB of SASS, instruction-cache misses at the end of every tile).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn activate(code: u32, v: f32) -> f32 {
+    use crate::math::Activation;
+    match Activation::from_code(code) {
+        Activation::Identity => v,
+        Activation::Relu => Activation::Relu.apply(v),
+        act => activate_out_of_line(act, v),
+    }
+}
+
+#[cfg(target_arch = "nvptx64")]
+#[inline(never)]
+fn activate_out_of_line(act: crate::math::Activation, v: f32) -> f32 {
+    act.apply(v)
+}
+
 /// Applies α, bias, β·C and the activation to one accumulator and stores it. Shared by every
 /// GEMM kernel so their epilogues cannot drift apart.
 ///
@@ -106,7 +127,7 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
         v += p.beta * unsafe { *dst };
     }
     // SAFETY: inside C.
-    unsafe { *dst = crate::math::Activation::from_code(p.act).apply(v) };
+    unsafe { *dst = activate(p.act, v) };
 }
 
 /// `gemm_epilogue` for four adjacent outputs (row, col..col+4): 16-byte accesses to C (and to
@@ -129,7 +150,6 @@ pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row:
         && c as usize % 16 == 0
         && (p.has_bias == 0 || bias as usize % 16 == 0);
     if fast {
-        let act = crate::math::Activation::from_code(p.act);
         let mut v = F32x4(acc).map(|x| p.alpha * x);
         if p.has_bias != 0 {
             // SAFETY: col + 4 ≤ n and bias + col is 16-byte aligned (checked above).
@@ -142,7 +162,7 @@ pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row:
             v = v.zip(unsafe { *dst }, |x, y| x + p.beta * y);
         }
         // SAFETY: as above.
-        unsafe { *dst = v.map(|x| act.apply(x)) };
+        unsafe { *dst = v.map(|x| activate(p.act, x)) };
         return;
     }
     for (j, &a) in acc.iter().enumerate() {
