@@ -99,8 +99,9 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiled`] from
-    /// [`AUTO_WARPTILE_MIN_OUTPUTS`] outputs, [`GemmKernel::SmemTiled`] below. Tensor-core
+    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiledFast2`]
+    /// from [`AUTO_WARPTILE_MIN_OUTPUTS`] outputs ([`GemmKernel::WarpTiled`] when a row stride
+    /// rules out 16-byte loads), [`GemmKernel::SmemTiled`] below. Tensor-core
     /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are
     /// only run when asked for.
     #[default]
@@ -117,8 +118,14 @@ pub enum GemmKernel {
     Vectorized,
     /// + two shared-memory stages.
     DoubleBuffered,
-    /// + warp tiling: the FP32 default.
+    /// + warp tiling.
     WarpTiled,
+    /// `WarpTiled` with an interior fast path: tiles inside C take unguarded 16-byte loads
+    /// specialized for the layout; edge tiles run the `WarpTiled` body.
+    WarpTiledFast,
+    /// `WarpTiledFast` with launch bounds for two blocks per multiprocessor (128 registers; the
+    /// interior loop does not spill): the FP32 default.
+    WarpTiledFast2,
     /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
     /// relative error per product).
     Tf32,
@@ -135,7 +142,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 10] = [
+    pub const LADDER: [GemmKernel; 12] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -143,29 +150,36 @@ impl GemmKernel {
         GemmKernel::Vectorized,
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
+        GemmKernel::WarpTiledFast,
+        GemmKernel::WarpTiledFast2,
         GemmKernel::WarpDot,
         GemmKernel::Tf32,
         GemmKernel::Tf32Bk64,
     ];
 
-    /// The kernel `Auto` resolves to for large outputs (itself for the others).
+    /// The kernel `Auto` resolves to for large outputs whose operands allow 16-byte loads
+    /// (itself for the others).
     pub fn resolve(self) -> GemmKernel {
         match self {
-            GemmKernel::Auto => GemmKernel::WarpTiled,
+            GemmKernel::Auto => GemmKernel::WarpTiledFast2,
             k => k,
         }
     }
 
-    /// The kernel `Auto` runs for an m×n output whose op(B) is k-contiguous or not (itself for
-    /// the others). Up to [`WARPDOT_MAX_ROWS`] rows with a k-contiguous op(B) (a batch-few
-    /// dense layer's x·Wᵀ) run one warp per output column, reading W once. The warp-tiled
-    /// kernel's 128×128 tiles need about 2²⁰ outputs (64 blocks) to pay off: on the H200 it beat
-    /// the 32×32 shared-memory tiles at 1024² (15.6 vs 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9)
-    /// and 256² (0.7 vs 2.2), where it leaves most multiprocessors idle (docs/perf.md).
-    pub fn resolve_for(self, m: usize, n: usize, b_k_contiguous: bool) -> GemmKernel {
+    /// The kernel `Auto` runs for an m×n output whose op(B) is k-contiguous or not and whose
+    /// operands allow 16-byte loads or not (itself for the others). Up to [`WARPDOT_MAX_ROWS`]
+    /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
+    /// column, reading W once. The warp-tiled kernel's 128×128 tiles need about 2²⁰ outputs (64
+    /// blocks) to pay off: on the H200 it beat the 32×32 shared-memory tiles at 1024² (15.6 vs
+    /// 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9) and 256² (0.7 vs 2.2), where it leaves most
+    /// multiprocessors idle (docs/perf.md). Operands without 16-byte loads (a row stride not a
+    /// multiple of 4) run `WarpTiled`: on an H100 at 4096×4095×4096 the fast kernels' general
+    /// path was 12 % slower than it (31.4 vs 35.5 TFLOP/s).
+    pub fn resolve_for(self, m: usize, n: usize, b_k_contiguous: bool, vec_operands: bool) -> GemmKernel {
         match self {
             GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && b_k_contiguous => GemmKernel::WarpDot,
             GemmKernel::Auto if m.saturating_mul(n) < AUTO_WARPTILE_MIN_OUTPUTS => GemmKernel::SmemTiled,
+            GemmKernel::Auto if !vec_operands => GemmKernel::WarpTiled,
             k => k.resolve(),
         }
     }
@@ -176,18 +190,31 @@ impl GemmKernel {
     }
 
     /// The PTX kernel and its launch configuration for an m×n output.
-    fn launch_config(self, m: usize, n: usize, b_k_contiguous: bool) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
+    fn launch_config(self, p: &GemmParams) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
-        Ok(match self.resolve_for(m, n, b_k_contiguous) {
+        let (m, n) = (p.m as usize, p.n as usize);
+        // What the SIMT kernels' operand loaders need for 16-byte loads (device buffers are
+        // 16-byte aligned): stride 1 one way, a multiple of 4 the other.
+        let vec = |os: u64, ks: u64| if ks == 1 { os.is_multiple_of(4) } else { os == 1 && ks.is_multiple_of(4) };
+        let vec_operands = vec(p.a_row_stride, p.a_col_stride) && vec(p.b_col_stride, p.b_row_stride);
+        Ok(match self.resolve_for(m, n, p.b_row_stride == 1, vec_operands) {
             GemmKernel::WarpDot => {
                 let cfg = LaunchConfig::for_2d("gemm_warpdot_f32", m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
                 let cfg = LaunchConfig { block: crate::launch::Dim3::x(km::WARPDOT_THREADS), ..cfg };
                 (&km::GEMM_WARPDOT_F32, cfg)
             }
-            GemmKernel::Auto | GemmKernel::WarpTiled => {
+            GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
+            GemmKernel::WarpTiledFast => (
+                &km::GEMM_WARPTILE_FAST_F32,
+                tile_grid("gemm_warptile_fast_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
+            ),
+            GemmKernel::Auto | GemmKernel::WarpTiledFast2 => (
+                &km::GEMM_WARPTILE_FAST2_F32,
+                tile_grid("gemm_warptile_fast2_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
+            ),
             GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
@@ -260,7 +287,7 @@ pub fn gemm(
         let wg = WgmmaOperands { a: tma(a), a_mn: false, b: tma(b), b_mn: false, bk: km::WG_BK_TF32 };
         return launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, c.device_ptr(), bias_ptr, params);
     }
-    let (info, cfg) = kernel.launch_config(params.m as usize, params.n as usize, params.b_row_stride == 1)?;
+    let (info, cfg) = kernel.launch_config(&params)?;
     let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
     let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
     // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); shapes were checked, the

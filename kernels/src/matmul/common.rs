@@ -159,6 +159,90 @@ impl Operand {
     }
 }
 
+impl Operand {
+    /// Whether 16-byte loads are allowed (see the `vec` field).
+    #[inline(always)]
+    pub fn vec_ok(&self) -> bool {
+        self.vec
+    }
+
+    /// Where this thread's Q quads of the OUTER×BK tile at (o0, 0) start, for the unguarded
+    /// interior path; KC is `k_contig`, fixed at compile time so no layout branch is left.
+    #[inline(always)]
+    pub fn quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(
+        &self,
+        o0: usize,
+        tid: usize,
+    ) -> [*const F32x4; Q] {
+        let mut r = [core::ptr::null(); Q];
+        let mut j = 0;
+        while j < Q {
+            let (o, q) = quad_pos_kc::<OUTER, BK, KC>(tid + j * NT);
+            let off = if KC { (o0 + o) * self.os + q } else { o0 + o + q * self.ks };
+            r[j] = self.ptr.wrapping_add(off) as *const F32x4;
+            j += 1;
+        }
+        r
+    }
+
+    /// Floats between one k-slice's quads and the next's.
+    #[inline(always)]
+    pub fn slice_step<const BK: usize, const KC: bool>(&self) -> usize {
+        if KC { BK } else { BK * self.ks }
+    }
+
+    /// [`Operand::store_kmajor`] with the layout fixed at compile time.
+    ///
+    /// # Safety
+    /// As [`Operand::store_kmajor`].
+    #[inline(always)]
+    pub unsafe fn store_kmajor_kc<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const LD: usize, const KC: bool>(
+        r: &[F32x4; Q],
+        s: *mut f32,
+        tid: usize,
+    ) {
+        let mut j = 0;
+        while j < Q {
+            let (o, q) = quad_pos_kc::<OUTER, BK, KC>(tid + j * NT);
+            // SAFETY: o < OUTER, q + 3 < BK: inside the tile.
+            unsafe {
+                if KC {
+                    let v = r[j].0;
+                    *s.add(q * LD + o) = v[0];
+                    *s.add((q + 1) * LD + o) = v[1];
+                    *s.add((q + 2) * LD + o) = v[2];
+                    *s.add((q + 3) * LD + o) = v[3];
+                } else {
+                    *(s.add(q * LD + o) as *mut F32x4) = r[j];
+                }
+            }
+            j += 1;
+        }
+    }
+}
+
+/// [`Operand::quad_pos`] with the layout fixed at compile time.
+#[inline(always)]
+fn quad_pos_kc<const OUTER: usize, const BK: usize, const KC: bool>(idx: usize) -> (usize, usize) {
+    if KC { (idx / (BK / 4), (idx % (BK / 4)) * 4) } else { ((idx % (OUTER / 4)) * 4, idx / (OUTER / 4)) }
+}
+
+/// Loads Q quads through pointers from [`Operand::quad_ptrs`], no checks.
+///
+/// # Safety
+/// Every quad is inside its matrix and 16-byte aligned.
+#[inline(always)]
+pub unsafe fn load_quads<const Q: usize>(ptrs: &[*const F32x4; Q]) -> [F32x4; Q] {
+    let mut r = [F32x4([0.0; 4]); Q];
+    let mut j = 0;
+    while j < Q {
+        // SAFETY: forwarded from the caller.
+        r[j] = unsafe { *ptrs[j] };
+        j += 1;
+    }
+    r
+}
+
 /// f32 → TF32 (round to nearest, ties away: `cvt.rna.tf32.f32`), as the bits the tensor cores
 /// take.
 #[inline(always)]
