@@ -97,7 +97,6 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_DB_F32,
     matmul::GEMM_WARPTILE_F32,
     matmul::GEMM_WARPTILE_FAST_F32,
-    matmul::GEMM_WARPTILE_FAST2_F32,
     matmul::GEMM_WARPDOT_F32,
     matmul::GEMM_MMA_TF32,
     matmul::GEMM_MMA_TF32_BK64,

@@ -99,7 +99,7 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiledFast2`]
+    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiledFast`]
     /// from [`AUTO_WARPTILE_MIN_OUTPUTS`] outputs ([`GemmKernel::WarpTiled`] when a row stride
     /// rules out 16-byte loads), [`GemmKernel::SmemTiled`] below. Tensor-core
     /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are
@@ -121,11 +121,10 @@ pub enum GemmKernel {
     /// + warp tiling.
     WarpTiled,
     /// `WarpTiled` with an interior fast path: tiles inside C take unguarded 16-byte loads
-    /// specialized for the layout; edge tiles run the `WarpTiled` body.
+    /// specialized for the layout (edge tiles run the `WarpTiled` body), under launch bounds
+    /// for two blocks per multiprocessor (128 registers; the interior loop does not spill): the
+    /// FP32 default.
     WarpTiledFast,
-    /// `WarpTiledFast` with launch bounds for two blocks per multiprocessor (128 registers; the
-    /// interior loop does not spill): the FP32 default.
-    WarpTiledFast2,
     /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
     /// relative error per product).
     Tf32,
@@ -142,7 +141,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 12] = [
+    pub const LADDER: [GemmKernel; 11] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -151,7 +150,6 @@ impl GemmKernel {
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
         GemmKernel::WarpTiledFast,
-        GemmKernel::WarpTiledFast2,
         GemmKernel::WarpDot,
         GemmKernel::Tf32,
         GemmKernel::Tf32Bk64,
@@ -161,7 +159,7 @@ impl GemmKernel {
     /// (itself for the others).
     pub fn resolve(self) -> GemmKernel {
         match self {
-            GemmKernel::Auto => GemmKernel::WarpTiledFast2,
+            GemmKernel::Auto => GemmKernel::WarpTiledFast,
             k => k,
         }
     }
@@ -207,13 +205,9 @@ impl GemmKernel {
             GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
-            GemmKernel::WarpTiledFast => (
+            GemmKernel::Auto | GemmKernel::WarpTiledFast => (
                 &km::GEMM_WARPTILE_FAST_F32,
                 tile_grid("gemm_warptile_fast_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
-            ),
-            GemmKernel::Auto | GemmKernel::WarpTiledFast2 => (
-                &km::GEMM_WARPTILE_FAST2_F32,
-                tile_grid("gemm_warptile_fast2_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
             ),
             GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
