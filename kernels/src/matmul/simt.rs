@@ -12,8 +12,7 @@
 //! - `gemm_warptile_f32`: threads mapped onto warp tiles (each warp owns 32×64 of C, its
 //!   lanes 4×8 with 4×4 sub-blocks 16 rows / 32 columns apart), so a warp's 16-byte shared reads
 //!   are broadcasts or cover 128 contiguous bytes: no bank conflicts.
-//! - `gemm_warptile_fast_f32`, `gemm_warptile_fast2_f32` (the FP32 default, two blocks per
-//!   multiprocessor): blocks whose tile lies inside C run the hot loop specialized for the
+//! - `gemm_warptile_fast_f32` (the FP32 default, two blocks per multiprocessor): blocks whose tile lies inside C run the hot loop specialized for the
 //!   operands' layouts, with unguarded 16-byte loads (the per-quad bounds/alignment branches were
 //!   ~460 of the warp-tiled loop's ~1640 instructions per slice; now ~1140, 1024 of them FFMA).
 
@@ -171,21 +170,6 @@ unsafe fn slice_fma<const VEC: bool>(sa: *mut f32, sb: *mut f32, row_q: [usize; 
     });
 }
 
-/// [`slice_fma`] over a stage of BK (16 or 32) k-rows: A's tile first, then B's.
-///
-/// # Safety
-/// `s` is a stage of BK·(LDA + LDB) floats of shared memory.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-unsafe fn slices_fma<const BK: usize>(s: *mut f32, row_q: [usize; 2], col_q: [usize; 2], acc: &mut [[f32; 8]; 8]) {
-    unroll!(h in [0, 1] {
-        if h < BK / 16 {
-            // SAFETY: h·16 + 16 ≤ BK: inside the stage.
-            unsafe { slice_fma::<true>(s.add(h * 16 * LDA), s.add(BK * LDA + h * 16 * LDB), row_q, col_q, acc) };
-        }
-    });
-}
-
 /// The warp-tiled thread mapping: this thread's rows are row_q[h] + 0..4 and columns
 /// col_q[h] + 0..4 (h = 0, 1) of the block tile.
 #[cfg(target_arch = "nvptx64")]
@@ -226,7 +210,7 @@ unsafe fn store_acc(c: *mut f32, bias: *const f32, p: &GemmParams, m0: usize, n0
 /// layouts match AKC, BKC.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn warptile_interior<const AKC: bool, const BKC: bool, const BK: usize, const QF: usize>(
+unsafe fn warptile_interior<const AKC: bool, const BKC: bool>(
     opa: &Operand,
     opb: &Operand,
     c: *mut f32,
@@ -236,7 +220,9 @@ unsafe fn warptile_interior<const AKC: bool, const BKC: bool, const BK: usize, c
     n0: usize,
 ) {
     const NT: usize = SIMT_THREADS as usize;
-    let (la, st) = (BK * LDA, BK * (LDA + LDB)); // B's tile offset and the stage size, in floats
+    const BK: usize = SIMT_BK;
+    const QF: usize = Q;
+    let (la, st) = (BK * LDA, STAGE); // B's tile offset and the stage size, in floats
     let tid = thread::thread_idx_x() as usize;
     let (row_q, col_q) = warp_map(tid);
     let smem = crate::shared::dynamic_shared::<f32>();
@@ -247,7 +233,7 @@ unsafe fn warptile_interior<const AKC: bool, const BKC: bool, const BK: usize, c
     let mut pb = opb.quad_ptrs::<SIMT_BN, BK, NT, QF, BKC>(n0, tid);
     let (da, db) = (opa.slice_step::<BK, AKC>(), opb.slice_step::<BK, BKC>());
     let mut acc = [[0.0f32; 8]; 8];
-    const { assert!(QF * 4 * NT == SIMT_BM * BK && QF <= 4 && (BK == 16 || BK == 32)) };
+    const { assert!(QF * 4 * NT == SIMT_BM * BK && QF <= 4) };
     // SAFETY (whole body): slices below `full` are inside A and B (the tile is interior in m
     // and n, and the slice in k) and 16-byte aligned (vec_ok, quads start at multiples of 4);
     // the ragged slice goes through the bounds-checked loader; shared accesses stay inside the
@@ -270,7 +256,8 @@ unsafe fn warptile_interior<const AKC: bool, const BKC: bool, const BK: usize, c
                     ra = load_quads(&pa);
                     rb = load_quads(&pb);
                 }
-                slices_fma::<BK>(smem.add((t % 2) * st), row_q, col_q, &mut acc);
+                let sa = smem.add((t % 2) * st);
+                slice_fma::<true>(sa, sa.add(la), row_q, col_q, &mut acc);
                 if more {
                     let s = smem.add(((t + 1) % 2) * st);
                     Operand::store_kmajor_kc::<SIMT_BM, BK, NT, QF, LDA, AKC>(&ra, s, tid);
@@ -288,7 +275,7 @@ unsafe fn warptile_interior<const AKC: bool, const BKC: bool, const BK: usize, c
             Operand::store_kmajor_kc::<SIMT_BM, BK, NT, QF, LDA, AKC>(&ra, s, tid);
             Operand::store_kmajor_kc::<SIMT_BN, BK, NT, QF, LDB, BKC>(&rb, s.add(la), tid);
             thread::sync_threads();
-            slices_fma::<BK>(s, row_q, col_q, &mut acc);
+            slice_fma::<true>(s, s.add(la), row_q, col_q, &mut acc);
         }
         store_acc(c, bias, p, m0, n0, row_q, col_q, &acc);
     }
@@ -302,7 +289,7 @@ unsafe fn warptile_interior<const AKC: bool, const BKC: bool, const BK: usize, c
 /// As the kernels below.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn warptile_fast_body<const BK: usize, const QF: usize>(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: &GemmParams) {
+unsafe fn warptile_fast_body(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: &GemmParams) {
     let m0 = thread::block_idx_y() as usize * SIMT_BM;
     let n0 = thread::block_idx_x() as usize * SIMT_BN;
     let (opa, opb) = (Operand::a(a, p), Operand::b(b, p));
@@ -310,10 +297,10 @@ unsafe fn warptile_fast_body<const BK: usize, const QF: usize>(a: *const f32, b:
     // SAFETY: forwarded; the interior body's conditions were just checked.
     unsafe {
         match (interior, opa.k_contig, opb.k_contig) {
-            (true, true, true) => warptile_interior::<true, true, BK, QF>(&opa, &opb, c, bias, p, m0, n0),
-            (true, true, false) => warptile_interior::<true, false, BK, QF>(&opa, &opb, c, bias, p, m0, n0),
-            (true, false, true) => warptile_interior::<false, true, BK, QF>(&opa, &opb, c, bias, p, m0, n0),
-            (true, false, false) => warptile_interior::<false, false, BK, QF>(&opa, &opb, c, bias, p, m0, n0),
+            (true, true, true) => warptile_interior::<true, true>(&opa, &opb, c, bias, p, m0, n0),
+            (true, true, false) => warptile_interior::<true, false>(&opa, &opb, c, bias, p, m0, n0),
+            (true, false, true) => warptile_interior::<false, true>(&opa, &opb, c, bias, p, m0, n0),
+            (true, false, false) => warptile_interior::<false, false>(&opa, &opb, c, bias, p, m0, n0),
             (false, ..) => simt_body::<true, true, true>(a, b, c, bias, p),
         }
     }
@@ -393,5 +380,5 @@ pub unsafe fn gemm_warptile_f32(a: *const f32, b: *const f32, c: *mut f32, bias:
 #[kernel(max_threads = 256, min_blocks = 2)]
 pub unsafe fn gemm_warptile_fast_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { warptile_fast_body::<SIMT_BK, Q>(a, b, c, bias, &p) }
+    unsafe { warptile_fast_body(a, b, c, bias, &p) }
 }
