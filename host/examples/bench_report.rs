@@ -1,13 +1,14 @@
 //! CPU-vs-GPU report for every op: a Markdown table per op and a log-log chart of time against
 //! size, with the GPU's own ceilings measured in the same run.
 //!
-//!     bench_report --out DIR [--torch anchor.csv]
+//!     bench_report --out DIR [--torch anchor.csv] [--ops vec_add,sigmoid,...]
 //!
 //! Writes `DIR/report.md` and `DIR/<op>.png` (vec_add, sigmoid, mat_add, matmul, dense). Each
 //! GPU result is checked against the CPU before it is timed. Times are medians: CPU series with
 //! the host clock, GPU kernels with CUDA events, "GPU + copies" with the host clock around
 //! upload, kernel and download. `--torch` reads the PyTorch anchor's lines
-//! (`op,shape,dtype,median_ms,metric`) and adds a "vs PyTorch" column.
+//! (`op,shape,dtype,median_ms,metric`) and adds a "vs PyTorch" column. `--ops` runs only the
+//! ops named (all five by default).
 //!
 //! Runs as a prebuilt binary (the PTX and the chart font are embedded).
 
@@ -26,7 +27,7 @@ use host::bench::{
 };
 use host::ops::activation::{SigmoidKernel, sigmoid_into};
 use host::ops::dense::dense_into;
-use host::ops::elementwise::{VecAddKernel, mat_add_into, vec_add_into};
+use host::ops::elementwise::{MatAddKernel, VecAddKernel, mat_add_into_with, vec_add_into};
 use host::ops::matmul::{Epilogue, GemmKernel, MatmulKernel, Transpose, gemm, matmul_into};
 use host::{Activation, DeviceMatrix, DeviceVector, Error, Gpu};
 
@@ -50,17 +51,21 @@ fn main() {
 struct Args {
     out: PathBuf,
     torch: Option<PathBuf>,
+    /// Only these ops (None: all).
+    ops: Option<Vec<String>>,
 }
 
 fn parse_args() -> Res<Args> {
-    let usage = "usage: bench_report --out DIR [--torch anchor.csv]";
+    let usage = "usage: bench_report --out DIR [--torch anchor.csv] [--ops vec_add,sigmoid,mat_add,matmul,dense]";
     let mut out = None;
     let mut torch = None;
+    let mut ops = None;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--out" => out = Some(PathBuf::from(it.next().ok_or(usage)?)),
             "--torch" => torch = Some(PathBuf::from(it.next().ok_or(usage)?)),
+            "--ops" => ops = Some(it.next().ok_or(usage)?.split(',').map(str::to_string).collect()),
             "-h" | "--help" => {
                 println!("{usage}");
                 std::process::exit(0);
@@ -71,6 +76,7 @@ fn parse_args() -> Res<Args> {
     Ok(Args {
         out: out.ok_or(usage)?,
         torch,
+        ops,
     })
 }
 
@@ -179,6 +185,9 @@ fn run() -> Res<()> {
         ("matmul", matmul),
         ("dense", dense),
     ] {
+        if args.ops.as_ref().is_some_and(|o| !o.iter().any(|x| x == name)) {
+            continue;
+        }
         eprintln!("== {name}");
         ops.push(f(&ctx)?);
     }
@@ -397,7 +406,7 @@ fn vec_add(ctx: &Ctx) -> Res<OpReport> {
             Series { key: "cpu_loop", header: "CPU loop", gpu: false },
             Series { key: "cpu_par", header: "CPU threads (rayon)", gpu: false },
             Series { key: "gpu_naive", header: "GPU kernel, 1 elem/thread", gpu: true },
-            Series { key: "gpu_vec4", header: "GPU kernel, float4 grid-stride", gpu: true },
+            Series { key: "gpu_vec4", header: "GPU kernel, float4 ×4 per thread", gpu: true },
             Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
             Series { key: "gpu_e2e_pinned", header: "GPU + copies, pinned host memory", gpu: true },
         ],
@@ -489,7 +498,7 @@ fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
             },
             Series {
                 key: "gpu_vec4",
-                header: "GPU kernel, float4 grid-stride",
+                header: "GPU kernel, float4 ×4 per thread",
                 gpu: true,
             },
             Series {
@@ -527,12 +536,15 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
         let mut da = g(DeviceMatrix::from_host(gpu, n, n, &a))?;
         let mut db = g(DeviceMatrix::from_host(gpu, n, n, &b))?;
         let mut dc = g(DeviceMatrix::filled(gpu, n, n, f32::NAN))?;
-        g(mat_add_into(gpu, &da, &db, &mut dc))?;
-        let mut max_error = check("mat_add", &g(dc.to_host(gpu))?, &want, 0.0)?;
-        times.insert(
-            "gpu",
-            median_kernel(gpu, || mat_add_into(gpu, &da, &db, &mut dc))?,
-        );
+        let mut max_error = 0.0f64;
+        for (key, kernel) in [("gpu_2d", MatAddKernel::Blocks2d), ("gpu_flat", MatAddKernel::Flat)] {
+            g(dc.fill(gpu, f32::NAN))?;
+            g(mat_add_into_with(gpu, &da, &db, &mut dc, kernel))?;
+            max_error = max_error.max(check("mat_add", &g(dc.to_host(gpu))?, &want, 0.0)?);
+            times.insert(key, median_kernel(gpu, || mat_add_into_with(gpu, &da, &db, &mut dc, kernel))?);
+        }
+        let best = fastest(&times, &["gpu_2d", "gpu_flat"]);
+        let kernel = if best == "gpu_2d" { MatAddKernel::Blocks2d } else { MatAddKernel::Flat };
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -540,7 +552,7 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
                 da.copy_from_host(gpu, &a)?;
                 db.copy_from_host(gpu, &b)?;
                 context_synchronize(gpu)?;
-                mat_add_into(gpu, &da, &db, &mut dc)?;
+                mat_add_into_with(gpu, &da, &db, &mut dc, kernel)?;
                 download_into(gpu, dc.as_vector(), &mut out)?;
                 Ok(())
             })?,
@@ -551,7 +563,7 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
             label: format!("{n}×{n}"),
             x: n as f64,
             work: Work::Bytes(bytes),
-            best_kernel: "gpu",
+            best_kernel: best,
             best_name: None,
             max_error,
             torch: find_anchor(&ctx.anchor, "mat_add", &n.to_string(), "f32").cloned(),
@@ -576,8 +588,13 @@ fn mat_add(ctx: &Ctx) -> Res<OpReport> {
                 gpu: false,
             },
             Series {
-                key: "gpu",
+                key: "gpu_2d",
                 header: "GPU kernel (2-D blocks)",
+                gpu: true,
+            },
+            Series {
+                key: "gpu_flat",
+                header: "GPU kernel, flat float4 ×4 per thread",
                 gpu: true,
             },
             Series {

@@ -237,6 +237,11 @@ impl DeviceMatrix {
         &self.data
     }
 
+    /// The underlying array, writable (its length stays rows·cols).
+    pub fn as_vector_mut(&mut self) -> &mut DeviceVector<f32> {
+        &mut self.data
+    }
+
     /// Reinterprets the same memory with another shape of equal size.
     pub fn reshape(self, rows: usize, cols: usize) -> Result<Self> {
         check_len("DeviceMatrix::reshape", rows, cols, self.len())?;

@@ -6,7 +6,7 @@ use crate::kernel;
 use crate::{
     math::{self, Activation},
     thread,
-    vector::F32x4,
+    vector::stream_map,
 };
 
 /// y[i] = σ(x[i]), one thread per element; σ is [`math::sigmoid`], the same function the CPU
@@ -32,23 +32,18 @@ pub unsafe fn sigmoid_f32(x: *const f32, y: *mut f32, n: usize) {
 /// `x`, `y` hold `n` f32, are 16-byte aligned, and are equal or disjoint.
 ///
 /// # Thread mapping
-/// 1-D grid-stride over quads, scalar tail on the first threads (as `vec_add_f32x4`).
+/// As `vec_add_f32x4`.
 #[kernel]
 pub unsafe fn activation_f32x4(x: *const f32, y: *mut f32, n: usize, act: u32) {
-    let act = Activation::from_code(act);
-    let quads = n / 4;
-    let stride = thread::grid_stride_x();
-    let first = thread::index_1d();
-    let (x4, y4) = (x as *const F32x4, y as *mut F32x4);
-    let mut q = first;
-    while q < quads {
-        // SAFETY: q < n/4, aligned.
-        unsafe { *y4.add(q) = (*x4.add(q)).map(|v| act.apply(v)) };
-        q += stride;
-    }
-    let t = quads * 4 + first;
-    if t < n {
-        // SAFETY: t < n.
-        unsafe { *y.add(t) = act.apply(*x.add(t)) };
+    // One loop per activation, so the loop body is straight-line code (a per-element `match`
+    // kept the loop from unrolling and put the in-flight quads in local memory).
+    // SAFETY: forwarded from the caller (`x` is passed as both inputs; the second is not read).
+    unsafe {
+        match Activation::from_code(act) {
+            Activation::Identity => stream_map::<false>(x, x, y, n, |v, _| v),
+            Activation::Sigmoid => stream_map::<false>(x, x, y, n, |v, _| math::sigmoid(v)),
+            Activation::Relu => stream_map::<false>(x, x, y, n, |v, _| math::relu(v)),
+            Activation::Tanh => stream_map::<false>(x, x, y, n, |v, _| math::tanh(v)),
+        }
     }
 }

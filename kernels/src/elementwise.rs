@@ -1,9 +1,10 @@
 //! Elementwise binary ops: vector add (the article's first kernel, then a vectorized version)
-//! and matrix add on 2-D blocks.
+//! and matrix add on 2-D blocks (the article's kernel; contiguous matrices are faster through the
+//! vector kernel).
 
 use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
-use crate::{thread, vector::F32x4};
+use crate::{thread, vector::stream_map};
 
 /// Threads per block of the 1-D elementwise kernels.
 pub const BLOCK_1D: u32 = 256;
@@ -27,31 +28,19 @@ pub unsafe fn vec_add_f32(a: *const f32, b: *const f32, c: *mut f32, n: usize) {
     }
 }
 
-/// c = a + b with 16-byte loads and stores: thread q handles floats 4q..4q+4 in a grid-stride
-/// loop; the last `n % 4` floats are done one each by the first threads.
+/// c = a + b with 16-byte loads and stores, four quads in flight per thread per input
+/// ([`stream_map`]).
 ///
 /// # Safety
 /// As [`vec_add_f32`], and all three pointers are 16-byte aligned.
 ///
 /// # Thread mapping
-/// 1-D grid-stride over `n / 4` quads.
+/// 1-D: block g → floats g·4096 .. (g+1)·4096 (then every gridDim.x-th chunk), thread t → its
+/// quads t, t + 256, t + 512, t + 768 of the chunk; launch with `STREAM_BLOCK` threads.
 #[kernel]
 pub unsafe fn vec_add_f32x4(a: *const f32, b: *const f32, c: *mut f32, n: usize) {
-    let quads = n / 4;
-    let stride = thread::grid_stride_x();
-    let first = thread::index_1d();
-    let (a4, b4, c4) = (a as *const F32x4, b as *const F32x4, c as *mut F32x4);
-    let mut q = first;
-    while q < quads {
-        // SAFETY: q < n/4, pointers aligned to 16 bytes.
-        unsafe { *c4.add(q) = (*a4.add(q)).zip(*b4.add(q), |x, y| x + y) };
-        q += stride;
-    }
-    let t = quads * 4 + first;
-    if t < n {
-        // SAFETY: t < n.
-        unsafe { *c.add(t) = *a.add(t) + *b.add(t) };
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { stream_map::<true>(a, b, c, n, |x, y| x + y) }
 }
 
 /// C = A + B for row-major `rows × cols` matrices on 2-D blocks.

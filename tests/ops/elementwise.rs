@@ -1,9 +1,10 @@
-use host::ops::elementwise::{VecAddKernel, mat_add, mat_add_into, vec_add, vec_add_into};
+use host::ops::elementwise::{MatAddKernel, VecAddKernel, mat_add, mat_add_into_with, vec_add, vec_add_into};
 use host::{DeviceMatrix, DeviceVector, Error, reference};
 use integration_tests::{Suite, assert_bitwise_eq, expect_err, gpu, uniform};
 
-/// Lengths around the block size (256), the vector width (4) and far beyond one block.
-const LENGTHS: &[usize] = &[1, 2, 3, 4, 5, 31, 255, 256, 257, 1000, 1025, (1 << 20) + 3];
+/// Lengths around the block size (256), the vector width (4), a streaming block's chunk (4096
+/// floats) and far beyond one block.
+const LENGTHS: &[usize] = &[1, 2, 3, 4, 5, 31, 255, 256, 257, 1000, 1025, 4095, 4096, 4101, 3 * 4096 + 7, (1 << 20) + 3];
 /// Shapes: single rows/columns, around the 32×8 block, odd.
 const SHAPES: &[(usize, usize)] = &[(1, 1), (1, 1000), (1000, 1), (7, 33), (31, 9), (33, 257), (1025, 513)];
 
@@ -36,16 +37,18 @@ pub fn register(s: &mut Suite) {
         let mut c = gpu(DeviceVector::filled(g, 4, 0.0))?;
         expect_err("vec_add into 4", vec_add_into(g, &a, &a, &mut c, VecAddKernel::Naive), |e| matches!(e, Error::ShapeMismatch { .. }))
     });
-    for &(rows, cols) in SHAPES {
-        s.gpu(format!("mat_add::{rows}x{cols}"), move |g, rng| {
-            let a = uniform(rng, rows * cols, -1.0, 1.0);
-            let b = uniform(rng, rows * cols, -1.0, 1.0);
-            let da = gpu(DeviceMatrix::from_host(g, rows, cols, &a))?;
-            let db = gpu(DeviceMatrix::from_host(g, rows, cols, &b))?;
-            let mut dc = gpu(DeviceMatrix::filled(g, rows, cols, f32::NAN))?;
-            gpu(mat_add_into(g, &da, &db, &mut dc))?;
-            assert_bitwise_eq("mat_add", &gpu(dc.to_host(g))?, &reference::mat_add(&a, &b, rows, cols))
-        });
+    for kernel in [MatAddKernel::Blocks2d, MatAddKernel::Flat] {
+        for &(rows, cols) in SHAPES {
+            s.gpu(format!("mat_add::{kernel:?}::{rows}x{cols}"), move |g, rng| {
+                let a = uniform(rng, rows * cols, -1.0, 1.0);
+                let b = uniform(rng, rows * cols, -1.0, 1.0);
+                let da = gpu(DeviceMatrix::from_host(g, rows, cols, &a))?;
+                let db = gpu(DeviceMatrix::from_host(g, rows, cols, &b))?;
+                let mut dc = gpu(DeviceMatrix::filled(g, rows, cols, f32::NAN))?;
+                gpu(mat_add_into_with(g, &da, &db, &mut dc, kernel))?;
+                assert_bitwise_eq("mat_add", &gpu(dc.to_host(g))?, &reference::mat_add(&a, &b, rows, cols))
+            });
+        }
     }
     s.gpu("mat_add::nalgebra_round_trip", |g, rng| {
         let a = nalgebra::DMatrix::from_fn(5, 3, |_, _| rand::Rng::random_range(rng, -1.0f32..1.0));

@@ -4,7 +4,7 @@ use kernels::activation as k;
 use kernels::elementwise::BLOCK_1D;
 pub use kernels::math::Activation;
 
-use super::elementwise::vectorized_config;
+use super::elementwise::stream_config;
 use super::expect_shape;
 use crate::buffer::DeviceVector;
 use crate::context::{Gpu, kernel_args};
@@ -16,7 +16,7 @@ use crate::launch::LaunchConfig;
 pub enum SigmoidKernel {
     /// One thread per element (the article's kernel calling a `__device__` sigmoid).
     Naive,
-    /// 16-byte accesses, grid-stride.
+    /// 16-byte accesses, four per thread in flight, one block per 4096 floats.
     #[default]
     Vectorized,
 }
@@ -63,7 +63,7 @@ fn launch_activation(gpu: &Gpu, x: u64, y: u64, n: usize, act: Activation) -> Re
     if n == 0 {
         return Ok(());
     }
-    let cfg = vectorized_config(gpu, n);
+    let cfg = stream_config(n);
     let code = act as u32;
     let mut args = kernel_args![x, y, n, code];
     // SAFETY: x and y hold n f32, 16-byte aligned, equal or disjoint.

@@ -1,19 +1,20 @@
 //! Vector and matrix addition.
 
 use kernels::elementwise::{self as k, BLOCK_1D, BLOCK_2D};
+use kernels::vector::{STREAM_BLOCK, STREAM_CHUNK};
 
-use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
+use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
 use crate::context::{Gpu, kernel_args};
 use crate::error::Result;
-use crate::launch::LaunchConfig;
+use crate::launch::{Dim3, LaunchConfig, MAX_GRID};
 
 /// Which vector-add kernel to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum VecAddKernel {
     /// One thread per element, 4-byte accesses (the article's kernel).
     Naive,
-    /// 16-byte accesses, grid-stride loop sized from the multiprocessor count.
+    /// 16-byte accesses, four per thread and input in flight, one block per 4096 floats.
     #[default]
     Vectorized,
 }
@@ -49,7 +50,7 @@ pub fn vec_add_into(
             unsafe { gpu.launch(&k::VEC_ADD_F32, cfg, &mut args) }
         }
         VecAddKernel::Vectorized => {
-            let cfg = vectorized_config(gpu, n);
+            let cfg = stream_config(n);
             let mut args = kernel_args![a, b, c, n];
             // SAFETY: as above; cuMemAlloc'd buffers are 16-byte aligned.
             unsafe { gpu.launch(&k::VEC_ADD_F32X4, cfg, &mut args) }
@@ -57,10 +58,11 @@ pub fn vec_add_into(
     }
 }
 
-/// Grid-stride launch for the 16-byte elementwise kernels over `n` floats.
-pub(crate) fn vectorized_config(gpu: &Gpu, n: usize) -> LaunchConfig {
-    let work = (n / 4).max(n % 4).max(1);
-    LaunchConfig::grid_stride(work, BLOCK_1D, gpu.info().multiprocessors * ELEMENTWISE_BLOCKS_PER_SM)
+/// Launch of the streaming (16-byte) elementwise kernels over `n` floats: one block per
+/// `STREAM_CHUNK` floats (the kernels loop if the grid limit caps it).
+pub(crate) fn stream_config(n: usize) -> LaunchConfig {
+    let blocks = n.div_ceil(STREAM_CHUNK).clamp(1, MAX_GRID.x as usize) as u32;
+    LaunchConfig { grid: Dim3::x(blocks), block: Dim3::x(STREAM_BLOCK), shared_mem_bytes: 0 }
 }
 
 /// C = A + B (new output).
@@ -71,13 +73,33 @@ pub fn mat_add(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix) -> Result<DeviceMa
     Ok(c)
 }
 
-/// C = A + B into an existing output, on 2-D blocks of `BLOCK_2D`.
+/// Which matrix-add kernel to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MatAddKernel {
+    /// The article's kernel: 2-D blocks of `BLOCK_2D`, one element per thread (grid-stride).
+    Blocks2d,
+    /// The matrices are contiguous, so C = A + B is a vector add over rows·cols floats:
+    /// [`VecAddKernel::Vectorized`].
+    #[default]
+    Flat,
+}
+
+/// C = A + B into an existing output.
 pub fn mat_add_into(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix) -> Result<()> {
+    mat_add_into_with(gpu, a, b, c, MatAddKernel::default())
+}
+
+/// C = A + B into an existing output, with the kernel chosen by the caller.
+pub fn mat_add_into_with(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut DeviceMatrix, kernel: MatAddKernel) -> Result<()> {
     expect_shape("mat_add", "shape", a.shape(), b.shape())?;
     expect_shape("mat_add", "output shape", a.shape(), c.shape())?;
     let (rows, cols) = a.shape();
     if a.is_empty() {
         return Ok(());
+    }
+    if kernel == MatAddKernel::Flat {
+        let c = c.as_vector_mut();
+        return vec_add_into(gpu, a.as_vector(), b.as_vector(), c, VecAddKernel::Vectorized);
     }
     let cfg = LaunchConfig::for_2d_strided(rows, cols, BLOCK_2D);
     let (a, b, c) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
