@@ -162,7 +162,7 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
         let bias_h = random(3 + n as u64, n);
         let bias = DeviceVector::from_host(gpu, &bias_h)?;
         let hopper = gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK);
-        for kernel in [GemmKernel::Auto, GemmKernel::Tf32, GemmKernel::Tf32Bk64, GemmKernel::Tf32Wgmma] {
+        for kernel in [GemmKernel::Auto, GemmKernel::WarpTiledFast, GemmKernel::WarpTiledWide, GemmKernel::Tf32, GemmKernel::Tf32Bk64, GemmKernel::Tf32Wgmma] {
             if kernel == GemmKernel::Tf32Wgmma && !hopper {
                 continue;
             }
@@ -183,8 +183,10 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
             progress(rows.last().unwrap());
         }
         // The backward layouts: dY·W is NN (above); dWᵀ-style Aᵀ·B.
-        let ms = time(gpu, || gemm(gpu, &x.da, Transpose::Yes, &x.db, Transpose::No, Epilogue::default(), &mut dc, GemmKernel::Auto))?;
-        rows.push(Row { name: "Auto Aᵀ·B (timing only)".into(), n, ms, tflops: tflops(n, ms), err: 0.0, ok: true, anchor: Some("f32") });
+        for kernel in [GemmKernel::Auto, GemmKernel::WarpTiledFast, GemmKernel::WarpTiledWide] {
+            let ms = time(gpu, || gemm(gpu, &x.da, Transpose::Yes, &x.db, Transpose::No, Epilogue::default(), &mut dc, kernel))?;
+            rows.push(Row { name: format!("{kernel:?} Aᵀ·B (timing only)"), n, ms, tflops: tflops(n, ms), err: 0.0, ok: true, anchor: Some("f32") });
+        }
     }
     println!("\n{:<28} {:>6} {:>10} {:>9} {:>10} {:>9}  check", "variant", "n", "ms", "TFLOP/s", "cuBLAS", "ratio");
     let mut all_ok = true;
@@ -199,7 +201,7 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
     }
     // Epilogue cost: fused bias+ReLU over the bare product.
     for &n in sizes {
-        for k in ["Auto", "Tf32", "Tf32Bk64", "Tf32Wgmma"] {
+        for k in ["Auto", "WarpTiledFast", "WarpTiledWide", "Tf32", "Tf32Bk64", "Tf32Wgmma"] {
             let get = |name: String| rows.iter().find(|r| r.n == n && r.name == name).map(|r| r.tflops);
             if let (Some(bare), Some(fused)) = (get(format!("{k} x·Wᵀ")), get(format!("{k} relu(x·Wᵀ+b)"))) {
                 println!("fused epilogue {k} n={n}: {:.1}% of the bare x·Wᵀ", 100.0 * fused / bare);

@@ -97,6 +97,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_DB_F32,
     matmul::GEMM_WARPTILE_F32,
     matmul::GEMM_WARPTILE_FAST_F32,
+    matmul::GEMM_WIDE_F32,
     matmul::GEMM_WARPDOT_F32,
     matmul::GEMM_MMA_TF32,
     matmul::GEMM_MMA_TF32_BK64,

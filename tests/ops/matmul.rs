@@ -12,9 +12,12 @@ const SHAPES: &[(usize, usize, usize)] =
 /// (m, k, n) for every GEMM rung: a single element; odd sizes below one tile; sizes just past
 /// the 32/64/128 tiles with k not a multiple of 16 (and strides not multiples of 4, so the
 /// one-element load paths run); multiples of 4 with ragged tiles (16-byte load paths with
-/// tails); an exact 128 multiple; a long k.
+/// tails); an exact 128 multiple; a long k; for the 128×256 tiles of `WarpTiledWide`, one
+/// whole tile with only a ragged k-slice (k = 4), and whole tiles with strips of 4 rows and 4
+/// columns left over and a ragged last slice (every stride a multiple of 4, so the wide kernel
+/// runs in every layout).
 const GEMM_SHAPES: &[(usize, usize, usize)] =
-    &[(1, 1, 1), (17, 33, 9), (129, 65, 257), (130, 67, 131), (200, 96, 136), (256, 64, 128), (33, 1000, 7)];
+    &[(1, 1, 1), (17, 33, 9), (129, 65, 257), (130, 67, 131), (200, 96, 136), (256, 64, 128), (33, 1000, 7), (128, 4, 256), (260, 36, 516)];
 
 /// Extra shapes for the 128×256 wgmma tiles, every dimension a multiple of 8 (what the copy
 /// engine needs) so the Hopper kernels run: a ragged tile past one in every dimension, several
@@ -123,6 +126,13 @@ pub fn register(s: &mut Suite) {
                 check_matmul(g, rng, MatmulKernel::Gemm(kernel), shape, tol)?;
             }
             Ok(())
+        });
+    }
+    // Large enough (≥ 2²³ outputs) that `Auto` runs the wide kernel: whole 128×256 tiles plus a
+    // 52-row and a 4-column strip, and a ragged last k-slice, in every layout, with the epilogue.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        s.gpu(format!("gemm::Auto::wide_with_strips::ta{}_tb{}::2100x36x4100", ta as u8, tb as u8), move |g, rng| {
+            check_gemm(g, rng, GemmKernel::Auto, (2100, 36, 4100), (ta, tb), Activation::Tanh, true, 0.5, 1.0, GemmTol::of(GemmKernel::Auto))
         });
     }
     s.gpu("gemm::shape_errors", |g, _| {

@@ -99,9 +99,10 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiledFast`]
-    /// from [`AUTO_WARPTILE_MIN_OUTPUTS`] outputs ([`GemmKernel::WarpTiled`] when a row stride
-    /// rules out 16-byte loads), [`GemmKernel::SmemTiled`] below. Tensor-core
+    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiledWide`]
+    /// from [`AUTO_WIDE_MIN_OUTPUTS`] outputs, [`GemmKernel::WarpTiledFast`] from
+    /// [`AUTO_WARPTILE_MIN_OUTPUTS`] ([`GemmKernel::WarpTiled`] when a row stride rules out
+    /// 16-byte loads), [`GemmKernel::SmemTiled`] below. Tensor-core
     /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are
     /// only run when asked for.
     #[default]
@@ -123,8 +124,13 @@ pub enum GemmKernel {
     /// `WarpTiled` with an interior fast path: tiles inside C take unguarded 16-byte loads
     /// specialized for the layout (edge tiles run the `WarpTiled` body), under launch bounds
     /// for two blocks per multiprocessor (128 registers; the interior loop does not spill): the
-    /// FP32 default.
+    /// FP32 default from 2²⁰ to 2²³ outputs.
     WarpTiledFast,
+    /// 8×16 outputs per thread on 128×256 tiles, one block per multiprocessor (255 registers):
+    /// half the shared-memory reads per FMA of the 8×8 kernels. It covers the whole tiles of C;
+    /// the strips below and right of them run `WarpTiledFast`, and operands that rule out
+    /// 16-byte loads run `WarpTiledFast` throughout. The FP32 default from 2²³ outputs.
+    WarpTiledWide,
     /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
     /// relative error per product).
     Tf32,
@@ -141,7 +147,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 11] = [
+    pub const LADDER: [GemmKernel; 12] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -150,16 +156,17 @@ impl GemmKernel {
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
         GemmKernel::WarpTiledFast,
+        GemmKernel::WarpTiledWide,
         GemmKernel::WarpDot,
         GemmKernel::Tf32,
         GemmKernel::Tf32Bk64,
     ];
 
-    /// The kernel `Auto` resolves to for large outputs whose operands allow 16-byte loads
+    /// The kernel `Auto` resolves to for the largest outputs whose operands allow 16-byte loads
     /// (itself for the others).
     pub fn resolve(self) -> GemmKernel {
         match self {
-            GemmKernel::Auto => GemmKernel::WarpTiledFast,
+            GemmKernel::Auto => GemmKernel::WarpTiledWide,
             k => k,
         }
     }
@@ -172,12 +179,16 @@ impl GemmKernel {
     /// 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9) and 256² (0.7 vs 2.2), where it leaves most
     /// multiprocessors idle (docs/perf.md). Operands without 16-byte loads (a row stride not a
     /// multiple of 4) run `WarpTiled`: on an H100 at 4096×4095×4096 the fast kernels' general
-    /// path was 12 % slower than it (31.4 vs 35.5 TFLOP/s).
+    /// path was 12 % slower than it (31.4 vs 35.5 TFLOP/s). The wide kernel's 128×256 tiles,
+    /// one block per multiprocessor, need about 2²³ outputs (256 tiles, two waves on 132 SMs):
+    /// on an H100 it beat the fast 8×8 kernel by 5 % at 4096² and 6 % at 8192² but not at 2048²
+    /// (128 tiles: 42.7 against 43.0 TFLOP/s).
     pub fn resolve_for(self, m: usize, n: usize, b_k_contiguous: bool, vec_operands: bool) -> GemmKernel {
         match self {
             GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && b_k_contiguous => GemmKernel::WarpDot,
             GemmKernel::Auto if m.saturating_mul(n) < AUTO_WARPTILE_MIN_OUTPUTS => GemmKernel::SmemTiled,
             GemmKernel::Auto if !vec_operands => GemmKernel::WarpTiled,
+            GemmKernel::Auto if m.saturating_mul(n) < AUTO_WIDE_MIN_OUTPUTS => GemmKernel::WarpTiledFast,
             k => k.resolve(),
         }
     }
@@ -194,9 +205,7 @@ impl GemmKernel {
         let (m, n) = (p.m as usize, p.n as usize);
         // What the SIMT kernels' operand loaders need for 16-byte loads (device buffers are
         // 16-byte aligned): stride 1 one way, a multiple of 4 the other.
-        let vec = |os: u64, ks: u64| if ks == 1 { os.is_multiple_of(4) } else { os == 1 && ks.is_multiple_of(4) };
-        let vec_operands = vec(p.a_row_stride, p.a_col_stride) && vec(p.b_col_stride, p.b_row_stride);
-        Ok(match self.resolve_for(m, n, p.b_row_stride == 1, vec_operands) {
+        Ok(match self.resolve_for(m, n, p.b_row_stride == 1, vec_operands(p)) {
             GemmKernel::WarpDot => {
                 let cfg = LaunchConfig::for_2d("gemm_warpdot_f32", m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
                 let cfg = LaunchConfig { block: crate::launch::Dim3::x(km::WARPDOT_THREADS), ..cfg };
@@ -209,6 +218,9 @@ impl GemmKernel {
                 &km::GEMM_WARPTILE_FAST_F32,
                 tile_grid("gemm_warptile_fast_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
             ),
+            GemmKernel::WarpTiledWide => {
+                (&km::GEMM_WIDE_F32, tile_grid("gemm_wide_f32", m, n, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?)
+            }
             GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
@@ -239,11 +251,72 @@ impl GemmKernel {
     }
 }
 
+/// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
+/// aligned): stride 1 one way, a multiple of 4 the other.
+fn vec_operands(p: &GemmParams) -> bool {
+    let vec = |os: u64, ks: u64| if ks == 1 { os.is_multiple_of(4) } else { os == 1 && ks.is_multiple_of(4) };
+    vec(p.a_row_stride, p.a_col_stride) && vec(p.b_col_stride, p.b_row_stride)
+}
+
+/// Device pointers of one f32 GEMM launch: A, B, C and the bias (0 for none).
+#[derive(Clone, Copy)]
+struct GemmPtrs {
+    a: u64,
+    b: u64,
+    c: u64,
+    bias: u64,
+}
+
+/// Launches one f32 GEMM kernel (`kernel` resolved for the shape by `launch_config`).
+fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
+    let (info, cfg) = kernel.launch_config(&params)?;
+    let GemmPtrs { a, b, c, bias } = x;
+    let mut args = kernel_args![a, b, c, bias, params];
+    // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); the caller checked the
+    // shapes, the strides address only inside A and B, the grid covers C and the shared memory
+    // is what the kernel's constants ask for. The kernels bounds-check every tile against m, n,
+    // k, except the wide kernel, which `launch_wide` gives whole tiles only.
+    unsafe { gpu.launch(info, cfg, &mut args) }
+}
+
+/// [`GemmKernel::WarpTiledWide`]: the wide kernel on the whole 128×256 tiles of C, the fast
+/// 8×8 kernel on the strip right of them (all rows) and the one below them; sub-products are
+/// pointer offsets with the same strides, so α, β, bias and activation apply unchanged.
+fn launch_wide(gpu: &Gpu, x: GemmPtrs, p: GemmParams) -> Result<()> {
+    use kernels::matmul::{WIDE_BM, WIDE_BN};
+    if !vec_operands(&p) {
+        return launch_f32(gpu, GemmKernel::WarpTiledFast, x, p);
+    }
+    let (m, n) = (p.m, p.n);
+    let (mi, ni) = (m / WIDE_BM as u64 * WIDE_BM as u64, n / WIDE_BN as u64 * WIDE_BN as u64);
+    let f32s = |count: u64| count * 4; // bytes
+    if mi > 0 && ni > 0 {
+        launch_f32(gpu, GemmKernel::WarpTiledWide, x, GemmParams { m: mi, n: ni, ..p })?;
+    }
+    if ni < n {
+        let right = GemmPtrs {
+            b: x.b + f32s(ni * p.b_col_stride),
+            c: x.c + f32s(ni),
+            bias: if x.bias == 0 { 0 } else { x.bias + f32s(ni) },
+            ..x
+        };
+        launch_f32(gpu, GemmKernel::WarpTiledFast, right, GemmParams { n: n - ni, ..p })?;
+    }
+    if mi < m && ni > 0 {
+        let below = GemmPtrs { a: x.a + f32s(mi * p.a_row_stride), c: x.c + f32s(mi * p.ldc), ..x };
+        launch_f32(gpu, GemmKernel::WarpTiledFast, below, GemmParams { m: m - mi, n: ni, ..p })?;
+    }
+    Ok(())
+}
+
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
 
 /// Outputs from which `Auto` runs the warp-tiled kernel (below: 32×32 shared-memory tiles).
 pub const AUTO_WARPTILE_MIN_OUTPUTS: usize = 1 << 20;
+
+/// Outputs from which `Auto` runs [`GemmKernel::WarpTiledWide`].
+pub const AUTO_WIDE_MIN_OUTPUTS: usize = 1 << 23;
 
 /// A block per `tile` of an m×n output (x along n), `threads` threads in x, `shared` bytes.
 fn tile_grid(op: &'static str, m: usize, n: usize, (bm, bn): (usize, usize), threads: u32, shared: u32) -> Result<LaunchConfig> {
@@ -281,13 +354,12 @@ pub fn gemm(
         let wg = WgmmaOperands { a: tma(a), a_mn: false, b: tma(b), b_mn: false, bk: km::WG_BK_TF32 };
         return launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, c.device_ptr(), bias_ptr, params);
     }
-    let (info, cfg) = kernel.launch_config(&params)?;
-    let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-    let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
-    // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); shapes were checked, the
-    // strides address only inside A and B, the grid covers C and the shared memory is what the
-    // kernel's constants ask for. The kernels bounds-check every tile against m, n, k.
-    unsafe { gpu.launch(info, cfg, &mut args) }
+    let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
+    let (m, n) = (params.m as usize, params.n as usize);
+    match kernel.resolve_for(m, n, params.b_row_stride == 1, vec_operands(&params)) {
+        GemmKernel::WarpTiledWide => launch_wide(gpu, ptrs, params),
+        _ => launch_f32(gpu, kernel, ptrs, params),
+    }
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
