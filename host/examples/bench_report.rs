@@ -232,15 +232,15 @@ fn run() -> Res<()> {
         copy_stats.min_ms,
         copy_stats.max_ms
     );
-    let _ = writeln!(
-        md,
-        "- f32 matmul: best of our kernels **{ours:.1} TFLOP/s**{}; fractions of FLOP/s below are of {flops_ceiling:.1} TFLOP/s.\n",
-        if cublas > 0.0 {
-            format!(", PyTorch/cuBLAS f32 (TF32 off) {cublas:.1} TFLOP/s")
-        } else {
-            String::new()
-        }
-    );
+    let cublas_note = if cublas > 0.0 { format!(", PyTorch/cuBLAS f32 (TF32 off) {cublas:.1} TFLOP/s") } else { String::new() };
+    if ours > 0.0 {
+        let _ = writeln!(
+            md,
+            "- f32 matmul: best of our kernels **{ours:.1} TFLOP/s**{cublas_note}; fractions of FLOP/s below are of {flops_ceiling:.1} TFLOP/s.\n"
+        );
+    } else {
+        let _ = writeln!(md, "- f32 matmul: not run (`--ops`){cublas_note}.\n");
+    }
     let _ = writeln!(
         md,
         "How to read the tables: times are medians; **GPU kernel** is CUDA-event time of the launch alone (inputs already on the device), \

@@ -13,7 +13,8 @@
 //! | `simt.rs` | `gemm_vec4_f32` | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |
 //! | `simt.rs` | `gemm_db_f32` | + two shared-memory stages (next tile prefetched into registers) |
 //! | `simt.rs` | `gemm_warptile_f32` | + warp tiling (conflict-free shared reads) |
-//! | `simt.rs` | `gemm_warptile_fast_f32` | + an interior fast path specialized per layout, two blocks per SM: the FP32 default |
+//! | `simt.rs` | `gemm_warptile_fast_f32` | + an interior fast path specialized per layout, two blocks per SM: the FP32 default up to 2²³ outputs |
+//! | `simt_wide.rs` | `gemm_wide_f32` | 8×16 outputs per thread on 128×256 tiles, one block per SM, whole tiles only: the FP32 default from 2²³ outputs |
 //! | `mma_tf32.rs` | `gemm_mma_tf32` | TF32 tensor cores (`mma.sync.m16n8k8`), f32 accumulation, 3-stage `cp.async` pipeline |
 //! | `mma_tf32.rs` | `gemm_mma_tf32_bk64` | the same with 64 k per stage |
 //! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
