@@ -12,6 +12,9 @@
 //! free: rows of 128 bytes (64 bf16 or 32 f32 of k for a K-major operand; 64 elements of m or n
 //! for an MN-major one), 8-row groups 1024 bytes apart. Boxes that overhang the matrix are
 //! zero-filled by the copy engine, so any m, n and k work; the epilogue bounds-checks C.
+//!
+//! Blocks take tiles in grouped order ([`super::grouped_tile`]): eight tile rows per column step,
+//! so the blocks resident together share their operand panels in L2.
 
 use super::GemmParams;
 use crate::kernel;
@@ -63,7 +66,7 @@ mod device {
     use crate::matmul::gemm_epilogue4;
     use crate::matmul::hopper::*;
     use crate::shared::dynamic_shared;
-    use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
+    use crate::thread::{sync_threads, thread_idx_x};
     use crate::vector::F32x4;
 
     /// An input type of the wgmma GEMM.
@@ -149,8 +152,8 @@ mod device {
         }
         sync_threads();
 
-        let m0 = block_idx_y() as usize * WG_BM;
-        let n0 = block_idx_x() as usize * WG_BN;
+        let (tile_m, tile_n) = crate::matmul::grouped_tile();
+        let (m0, n0) = (tile_m * WG_BM, tile_n * WG_BN);
         let ktiles = (p.k as usize).div_ceil(K::BK).max(1);
 
         if wg == 0 {
@@ -292,7 +295,7 @@ macro_rules! wgmma_kernel {
         /// layout (128-byte swizzle, boxes of one stage's tile); `c` (f32, m rows of `p.ldc`) and
         /// `bias` (n f32 if `p.has_bias != 0`) are valid and disjoint from A and B. Launch:
         /// block `WG_THREADS`, grid (⌈n/256⌉, ⌈m/128⌉), `WG_SHARED` bytes of dynamic shared
-        /// memory; sm_90a only.
+        /// memory; sm_90a only. Blocks take their tiles in `grouped_tile` order.
         #[kernel(sm_90a, max_threads = 384, min_blocks = 1)]
         pub unsafe fn $name(map_a: TensorMap, map_b: TensorMap, c: *mut f32, bias: *const f32, p: GemmParams) {
             let _ = (map_a, map_b);
