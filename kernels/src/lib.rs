@@ -13,6 +13,16 @@
 
 pub use kernel_macros::kernel;
 
+/// Repeats a block once per listed constant, binding it to `$i`: a loop the compiler must
+/// unroll, so register arrays indexed by `$i` stay in registers (a run-time index would move them
+/// to local memory).
+#[allow(unused_macros)]
+macro_rules! unroll {
+    ($i:ident in [$($n:literal),* $(,)?] $body:block) => {
+        $( { #[allow(non_upper_case_globals)] const $i: usize = $n; $body } )*
+    };
+}
+
 pub mod info;
 pub mod math;
 pub mod vector;

@@ -58,15 +58,14 @@ pub unsafe fn stream_map<const BINARY: bool>(a: *const f32, b: *const f32, c: *m
         while chunk * BD * U < quads {
             let base = chunk * BD * U + tid;
             if base + (U - 1) * BD < quads {
-                // Written out for U = 4: a loop here stays rolled when `f` branches (tanh),
-                // which puts the quads in local memory.
-                let p = [base, base + BD, base + 2 * BD, base + 3 * BD];
-                let x = [*a4.add(p[0]), *a4.add(p[1]), *a4.add(p[2]), *a4.add(p[3])];
-                let y = if BINARY { [*b4.add(p[0]), *b4.add(p[1]), *b4.add(p[2]), *b4.add(p[3])] } else { [F32x4::ZERO; U] };
-                *c4.add(p[0]) = x[0].zip(y[0], &f);
-                *c4.add(p[1]) = x[1].zip(y[1], &f);
-                *c4.add(p[2]) = x[2].zip(y[2], &f);
-                *c4.add(p[3]) = x[3].zip(y[3], &f);
+                // `unroll!`, not a `for` loop: a loop here stays rolled when `f` branches
+                // (tanh), which puts the quads in local memory.
+                let (mut x, mut y) = ([F32x4::ZERO; U], [F32x4::ZERO; U]);
+                unroll!(j in [0, 1, 2, 3] { x[j] = *a4.add(base + j * BD); });
+                if BINARY {
+                    unroll!(j in [0, 1, 2, 3] { y[j] = *b4.add(base + j * BD); });
+                }
+                unroll!(j in [0, 1, 2, 3] { *c4.add(base + j * BD) = x[j].zip(y[j], &f); });
             } else {
                 for j in 0..U {
                     let q = base + j * BD;

@@ -203,8 +203,6 @@ impl GemmKernel {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
         let (m, n) = (p.m as usize, p.n as usize);
-        // What the SIMT kernels' operand loaders need for 16-byte loads (device buffers are
-        // 16-byte aligned): stride 1 one way, a multiple of 4 the other.
         Ok(match self.resolve_for(m, n, p.b_row_stride == 1, vec_operands(p)) {
             GemmKernel::WarpDot => {
                 let cfg = LaunchConfig::for_2d("gemm_warpdot_f32", m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
@@ -246,7 +244,7 @@ impl GemmKernel {
                 &km::GEMM_MMA_TF32_BK64,
                 tile_grid("gemm_mma_tf32_bk64", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
             ),
-            GemmKernel::Tf32Wgmma => unreachable!("gemm launches the wgmma kernel itself"),
+            GemmKernel::Tf32Wgmma => unreachable!("gemm launches the wgmma kernel through launch_tf32_wgmma"),
         })
     }
 }
@@ -344,22 +342,26 @@ pub fn gemm(
         return Ok(());
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
-    if kernel == GemmKernel::Tf32Wgmma {
-        use kernels::matmul as km;
-        if (ta, tb) != (Transpose::No, Transpose::Yes) {
-            let reason = format!("Tf32Wgmma reads k-contiguous operands only (A untransposed, B transposed), got ta={ta:?}, tb={tb:?}");
-            return Err(crate::Error::InvalidArgument { op: "gemm", reason });
-        }
-        let tma = |x: &DeviceMatrix| TmaMatrix { ptr: x.device_ptr(), element: TmaElement::F32, rows: x.rows(), cols: x.cols(), ld: x.cols() };
-        let wg = WgmmaOperands { a: tma(a), a_mn: false, b: tma(b), b_mn: false, bk: km::WG_BK_TF32 };
-        return launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, c.device_ptr(), bias_ptr, params);
-    }
     let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
     let (m, n) = (params.m as usize, params.n as usize);
     match kernel.resolve_for(m, n, params.b_row_stride == 1, vec_operands(&params)) {
+        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, (a, ta), (b, tb), ptrs, params),
         GemmKernel::WarpTiledWide => launch_wide(gpu, ptrs, params),
-        _ => launch_f32(gpu, kernel, ptrs, params),
+        k => launch_f32(gpu, k, ptrs, params),
     }
+}
+
+/// [`GemmKernel::Tf32Wgmma`]: tensor maps of A and B (both k-contiguous: A untransposed, B
+/// transposed), then the wgmma kernel.
+fn launch_tf32_wgmma(gpu: &Gpu, (a, ta): (&DeviceMatrix, Transpose), (b, tb): (&DeviceMatrix, Transpose), x: GemmPtrs, params: GemmParams) -> Result<()> {
+    use kernels::matmul as km;
+    if (ta, tb) != (Transpose::No, Transpose::Yes) {
+        let reason = format!("Tf32Wgmma reads k-contiguous operands only (A untransposed, B transposed), got ta={ta:?}, tb={tb:?}");
+        return Err(crate::Error::InvalidArgument { op: "gemm", reason });
+    }
+    let tma = |x: &DeviceMatrix| TmaMatrix { ptr: x.device_ptr(), element: TmaElement::F32, rows: x.rows(), cols: x.cols(), ld: x.cols() };
+    let wg = WgmmaOperands { a: tma(a), a_mn: false, b: tma(b), b_mn: false, bk: km::WG_BK_TF32 };
+    launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, x.c, x.bias, params)
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.

@@ -26,16 +26,6 @@
 //! the SIMT kernels' operand loaders and the mma/convert instructions; `hopper.rs` the sm_90a
 //! barrier, TMA and wgmma wrappers. Measured speeds: docs/perf.md.
 
-/// Repeats a block once per listed constant, binding it to `$i`: a loop the compiler must
-/// unroll, so register arrays indexed by `$i` stay in registers (a run-time index would move them
-/// to local memory).
-#[allow(unused_macros)]
-macro_rules! unroll {
-    ($i:ident in [$($n:literal),* $(,)?] $body:block) => {
-        $( { #[allow(non_upper_case_globals)] const $i: usize = $n; $body } )*
-    };
-}
-
 mod blocktile_1d;
 #[cfg(target_arch = "nvptx64")]
 mod common;

@@ -8,7 +8,7 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {
     super::{common::fma, gemm_epilogue},
-    crate::{reduce::shfl_xor_f32, thread, vector::F32x4},
+    crate::{reduce::warp_sum, thread, vector::F32x4},
 };
 
 /// Rows of C per warp (a grid row of blocks per 4 rows).
@@ -73,9 +73,7 @@ pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: 
         q += 32;
     }
     unroll!(r in [0, 1, 2, 3] {
-        for mask in [16, 8, 4, 2, 1] {
-            acc[r] += shfl_xor_f32(acc[r], mask);
-        }
+        acc[r] = warp_sum(acc[r]);
     });
     if lane == 0 {
         unroll!(r in [0, 1, 2, 3] {
