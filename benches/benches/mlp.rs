@@ -18,7 +18,7 @@ use host::ops::{optim, reduce, softmax};
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 
 const SIZES: [usize; 4] = [784, 1024, 1024, 10];
-const BATCHES: [usize; 2] = [256, 1024];
+const BATCHES: [usize; 4] = [64, 256, 1024, 4096];
 /// Distinct batches in the synthetic set, so consecutive steps read different rows.
 const BATCHES_PER_EPOCH: usize = 8;
 

@@ -45,8 +45,20 @@ pub(crate) struct Shared {
 pub struct Gpu {
     // Dropped before `shared`: the stream is destroyed while the context still exists.
     stream: Stream,
+    /// Split-K counters (`kernels::matmul::split_reduce`), one per output tile, zeroed once;
+    /// every split-K launch leaves them zero again; and the workspace for the partial tiles.
+    /// One set per stream, so GEMMs on different streams never share them.
+    split_counters: Option<crate::buffer::DeviceVector<u32>>,
+    split_workspace: Option<crate::buffer::DeviceVector<f32>>,
     shared: Arc<Shared>,
 }
+
+/// Output tiles a split-K GEMM may have ([`Gpu::split_counters`]): 64 KiB of counters.
+pub const SPLIT_COUNTERS: usize = 16384;
+/// Floats of split-K workspace per stream (32 MiB): every split of every tile of one GEMM.
+/// The MLP's largest split product (1024×784 weight gradient at batch 4096, 104 tiles of
+/// 128×64 split 5 ways) needs 17 MiB.
+pub const SPLIT_WORKSPACE: usize = 8 << 20;
 
 /// Options for [`Gpu::with_options`].
 #[derive(Debug, Clone)]
@@ -115,14 +127,30 @@ impl Gpu {
         };
         let module = KernelModule::load(&ptx, &arch)?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Ok(Gpu { stream, shared: Arc::new(Shared { module, info, context }) })
+        Gpu { stream, split_counters: None, split_workspace: None, shared: Arc::new(Shared { module, info, context }) }.with_split_counters()
     }
 
     /// A new handle on the same device and kernels with its own stream, for another thread.
     pub fn fork_stream(&self) -> Result<Gpu> {
         self.bind()?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Ok(Gpu { stream, shared: Arc::clone(&self.shared) })
+        Gpu { stream, split_counters: None, split_workspace: None, shared: Arc::clone(&self.shared) }.with_split_counters()
+    }
+
+    /// Allocates this stream's split-K counters (zeroed) and workspace, at creation, so that a
+    /// CUDA graph capture never meets the first allocation.
+    fn with_split_counters(mut self) -> Result<Gpu> {
+        self.split_counters = Some(crate::buffer::DeviceVector::zeros(&self, SPLIT_COUNTERS)?);
+        self.split_workspace = Some(crate::buffer::DeviceVector::uninit(&self, SPLIT_WORKSPACE)?);
+        self.synchronize()?;
+        Ok(self)
+    }
+
+    /// Device addresses of this stream's [`SPLIT_COUNTERS`] split-K counters and its
+    /// [`SPLIT_WORKSPACE`] floats of workspace.
+    pub(crate) fn split_buffers(&self) -> (u64, u64) {
+        let ptr = |b: Option<u64>| b.unwrap_or(0);
+        (ptr(self.split_counters.as_ref().map(|c| c.device_ptr())), ptr(self.split_workspace.as_ref().map(|w| w.device_ptr())))
     }
 
     pub fn info(&self) -> &DeviceInfo {

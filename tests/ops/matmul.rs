@@ -1,5 +1,5 @@
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
-use host::ops::matmul::{Activation, Epilogue, GemmKernel, MatmulKernel, Bf16Kernel, Transpose, gemm, gemm_bf16_with, matmul, matmul_into};
+use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_with_plan, matmul, matmul_into};
 use host::DeviceVector;
 use integration_tests::assert_close;
 use host::{DeviceMatrix, Error, reference};
@@ -128,13 +128,59 @@ pub fn register(s: &mut Suite) {
             Ok(())
         });
     }
-    // Large enough (≥ 2²³ outputs) that `Auto` runs the wide kernel: whole 128×256 tiles plus a
-    // 52-row and a 4-column strip, and a ragged last k-slice, in every layout, with the epilogue.
+    // Large enough that `Auto` runs the wide kernel: whole 128×256 tiles plus a 52-row and a
+    // 4-column edge (run by the same launch), and a ragged last k-slice, in every layout, with
+    // the epilogue.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
         s.gpu(format!("gemm::Auto::wide_with_strips::ta{}_tb{}::2100x36x4100", ta as u8, tb as u8), move |g, rng| {
             check_gemm(g, rng, GemmKernel::Auto, (2100, 36, 4100), (ta, tb), Activation::Tanh, true, 0.5, 1.0, GemmTol::of(GemmKernel::Auto))
         });
     }
+    // Split-K in every tile kernel and layout: edge tiles in m and n, a ragged last k-slice
+    // (k = 1004: 62 full 16-deep slices and 12 left, 125 8-deep slices and 4 left), split 2, 3
+    // and 7 ways; with α, β·C, bias and tanh (only the last split applies them) and overwriting
+    // a poisoned C; a tiny m (the weight gradient of a 10-wide layer) and an exact tile.
+    for kernel in [GemmKernel::Tile64, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::WarpTiledFast, GemmKernel::WarpTiledWide] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            for &(m, k, n) in &[(132, 1004, 260), (12, 1024, 516), (128, 512, 256)] {
+                for splits in [1, 2, 3, 7] {
+                    s.gpu(format!("gemm::{kernel:?}::split{splits}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                        let tol = GemmTol::of(kernel);
+                        check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                        check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+                    });
+                }
+            }
+        }
+    }
+    s.gpu("gemm::Tf32Wgmma::split::ta0_tb1", |g, rng| {
+        if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+            return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
+        }
+        for &(m, k, n, splits) in &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2)] {
+            let tol = GemmTol::of(GemmKernel::Tf32Wgmma);
+            check_gemm_split(g, rng, GemmKernel::Tf32Wgmma, Some(splits), (m, k, n), (false, true), Activation::Tanh, true, 0.5, 1.0, tol)?;
+            check_gemm_split(g, rng, GemmKernel::Tf32Wgmma, Some(splits), (m, k, n), (false, true), Activation::Identity, false, 1.0, 0.0, tol)?;
+        }
+        Ok(())
+    });
+    s.gpu("gemm::plan_errors", |g, _| {
+        let a = gpu(DeviceMatrix::zeros(g, 64, 64))?;
+        let mut c = gpu(DeviceMatrix::zeros(g, 64, 64))?;
+        let odd = gpu(DeviceMatrix::zeros(g, 64, 63))?;
+        let mut c63 = gpu(DeviceMatrix::zeros(g, 64, 63))?;
+        let e = Epilogue::default();
+        let (no, yes) = (Transpose::No, Transpose::Yes);
+        let bad = |what: &str, r| expect_err(what, r, |e| matches!(e, Error::InvalidArgument { .. }));
+        bad("Auto is not a plan", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Auto, splits: 1 }))?;
+        bad("0 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 0 }))?;
+        bad("17 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 17 }))?;
+        bad("splits shorter than 4 slices", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 2 }))?;
+        bad("a kernel without split-K", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::WarpTiled, splits: 2 }))?;
+        bad("no 16-byte loads", gemm_with_plan(g, &a, no, &odd, no, e, &mut c63, GemmPlan { kernel: GemmKernel::Tile64, splits: 1 }))?;
+        let _ = yes;
+        Ok(())
+    });
     s.gpu("gemm::shape_errors", |g, _| {
         let a = gpu(DeviceMatrix::zeros(g, 4, 3))?;
         let b = gpu(DeviceMatrix::zeros(g, 5, 3))?;
@@ -247,12 +293,15 @@ impl GemmTol {
 }
 
 /// Checks one GEMM configuration (layouts, epilogue) against the f64 reference: fresh random
-/// inputs, C poisoned with NaN when β = 0 (so every output must be written).
+/// inputs, C poisoned with NaN when β = 0 (so every output must be written). `splits`: run
+/// exactly this plan through [`gemm_with_plan`] (and, split, check that a second run gives the
+/// same bits), else [`gemm`] picks.
 #[allow(clippy::too_many_arguments)]
-pub fn check_gemm(
+pub fn check_gemm_split(
     g: &host::Gpu,
     rng: &mut rand::rngs::StdRng,
     kernel: GemmKernel,
+    splits: Option<u32>,
     (m, k, n): (usize, usize, usize),
     (ta, tb): (bool, bool),
     act: Activation,
@@ -275,8 +324,38 @@ pub fn check_gemm(
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
-    gpu(gemm(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel))?;
+    match splits {
+        None => gpu(gemm(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel))?,
+        Some(splits) => gpu(gemm_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, GemmPlan { kernel, splits }))?,
+    }
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = tol.atol * (k as f64).sqrt().max(1.0);
-    assert_close(&format!("gemm {kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, tol.rtol, atol)
+    let got = gpu(dc.to_host(g))?;
+    assert_close(&format!("gemm {kernel:?} splits {splits:?} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, tol.rtol, atol)?;
+    if splits.is_some_and(|s| s > 1) && beta == 0.0 {
+        // Split-K adds its partial products in a fixed order: a second run gives the same bits.
+        dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
+        gpu(gemm_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, GemmPlan { kernel, splits: splits.unwrap_or(1) }))?;
+        if gpu(dc.to_host(g))?.iter().zip(&got).any(|(x, y)| x.to_bits() != y.to_bits()) {
+            return Err(format!("gemm {kernel:?} splits {splits:?} {m}x{k}x{n}: a second run differs"));
+        }
+    }
+    Ok(())
+}
+
+/// `check_gemm` through [`gemm`] with the kernel's own plan.
+#[allow(clippy::too_many_arguments)]
+pub fn check_gemm(
+    g: &host::Gpu,
+    rng: &mut rand::rngs::StdRng,
+    kernel: GemmKernel,
+    shape: (usize, usize, usize),
+    layout: (bool, bool),
+    act: Activation,
+    with_bias: bool,
+    alpha: f32,
+    beta: f32,
+    tol: GemmTol,
+) -> Result<(), String> {
+    check_gemm_split(g, rng, kernel, None, shape, layout, act, with_bias, alpha, beta, tol)
 }

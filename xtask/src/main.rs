@@ -124,11 +124,20 @@ fn validate_all(built: &[(String, PathBuf)]) -> Result<(), String> {
                     "  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}",
                     k.name, k.registers, k.shared_bytes, k.stack_bytes, k.spill_stores, k.spill_loads
                 );
+                // A GEMM kernel whose register tile lands in local memory (a stack frame: an
+                // array indexed at run time, or spills) runs several times slower: a split-K
+                // reduction loop that did so made every GEMM 25× slower on an H100.
+                if k.name.starts_with("gemm_") && (k.stack_bytes > 0 || k.spill_stores > 0 || k.spill_loads > 0) {
+                    failures.push(format!(
+                        "{sass}: `{}` uses local memory ({} bytes of stack, {} / {} bytes spilled)",
+                        k.name, k.stack_bytes, k.spill_stores, k.spill_loads
+                    ));
+                }
             }
         }
     }
     if failures.is_empty() {
-        println!("\nevery kernel's PTX parameter list matches kernels::KERNELS");
+        println!("\nevery kernel's PTX parameter list matches kernels::KERNELS; no GEMM kernel uses local memory");
         Ok(())
     } else {
         Err(failures.join("\n"))

@@ -26,7 +26,8 @@ pub struct Operand {
     pub k_contig: bool,
     /// 16-byte loads are allowed: the contiguous direction has stride 1, the other stride is a
     /// multiple of 4 and the base is 16-byte aligned, so every quad that starts at a multiple of 4
-    /// is aligned.
+    /// is aligned (and, when o is the contiguous direction, m or n is a multiple of 4, so the
+    /// last quad along o ends inside the matrix).
     vec: bool,
 }
 
@@ -35,7 +36,7 @@ impl Operand {
     fn new(ptr: *const f32, os: u64, ks: u64, outer: u64, k: u64) -> Operand {
         let k_contig = ks == 1;
         let aligned = ptr as usize % 16 == 0;
-        let vec = aligned && if k_contig { os % 4 == 0 } else { os == 1 && ks % 4 == 0 };
+        let vec = aligned && if k_contig { os % 4 == 0 } else { os == 1 && ks % 4 == 0 && outer % 4 == 0 };
         Operand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, k_contig, vec }
     }
 
@@ -167,7 +168,10 @@ impl Operand {
     }
 
     /// Where this thread's Q quads of the OUTER×BK tile at (o0, 0) start, for the unguarded
-    /// interior path; KC is `k_contig`, fixed at compile time so no layout branch is left.
+    /// path; KC is `k_contig`, fixed at compile time so no layout branch is left. Rows (o) past
+    /// the matrix are clamped onto its last row (or last quad along o): a tile that overhangs m
+    /// or n then reads real data for the rows it will not store, so edge tiles run the same
+    /// unguarded loop (only k must stay inside the matrix: the caller peels a ragged k-slice).
     #[inline(always)]
     pub fn quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(
         &self,
@@ -175,10 +179,12 @@ impl Operand {
         tid: usize,
     ) -> [*const F32x4; Q] {
         let mut r = [core::ptr::null(); Q];
+        let last = if KC { self.outer - 1 } else { self.outer - 4 };
         let mut j = 0;
         while j < Q {
             let (o, q) = quad_pos_kc::<OUTER, BK, KC>(tid + j * NT);
-            let off = if KC { (o0 + o) * self.os + q } else { o0 + o + q * self.ks };
+            let o = if o0 + o > last { last } else { o0 + o };
+            let off = if KC { o * self.os + q } else { o + q * self.ks };
             r[j] = self.ptr.wrapping_add(off) as *const F32x4;
             j += 1;
         }

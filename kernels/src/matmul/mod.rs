@@ -37,6 +37,7 @@ mod naive;
 mod pipeline;
 mod simt;
 mod simt_wide;
+mod split;
 mod tiled;
 mod warpdot;
 mod wgmma;
@@ -48,6 +49,7 @@ pub use naive::*;
 pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS};
 pub use simt::*;
 pub use simt_wide::*;
+pub use split::*;
 pub use tiled::*;
 pub use warpdot::*;
 pub use wgmma::*;
@@ -78,6 +80,16 @@ pub struct GemmParams {
     pub act: u32,
     /// Nonzero: `bias` (length n) is added to every row before the activation.
     pub has_bias: u32,
+    /// Split-K: the kernels that support it (gridDim.z = `splits`) give block z the k-slices
+    /// `z·slices_per_split ..`; the partial tiles are added in z order (`split_reduce`). 1
+    /// everywhere else.
+    pub splits: u32,
+    /// k-slices (of the kernel's own slice depth) per split.
+    pub slices_per_split: u32,
+    /// Split-K only: one zeroed `u32` per output tile, counting the splits in.
+    pub sem: u64,
+    /// Split-K only: f32 workspace for every split's partial tile.
+    pub ws: u64,
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)

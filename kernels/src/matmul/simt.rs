@@ -22,6 +22,7 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {
     super::common::{Operand, fma, load_quads},
+    super::split::{split_index, split_range, split_reduce, sync_threads_or},
     crate::{thread, vector::F32x4},
 };
 
@@ -49,6 +50,11 @@ pub const fn simt_shared_bytes(stages: usize) -> u32 {
 pub const SIMT_SHARED_1: u32 = simt_shared_bytes(1);
 /// Shared memory of `gemm_db_f32` and `gemm_warptile_f32`.
 pub const SIMT_SHARED_2: u32 = simt_shared_bytes(2);
+/// Dynamic shared memory of the two-stage BM×BN tile kernels (`gemm_warptile_fast_f32`,
+/// `gemm_tile*_f32`).
+pub const fn simt_tile_shared_bytes(bm: usize, bn: usize) -> u32 {
+    (2 * SIMT_BK * (bm + SIMT_PAD + bn + SIMT_PAD) * 4) as u32
+}
 
 /// Quads (4 floats) of each operand tile per thread.
 #[cfg(target_arch = "nvptx64")]
@@ -80,7 +86,7 @@ unsafe fn simt_body<const VEC: bool, const DOUBLE: bool, const WARP: bool>(
     }
     // This thread's rows are row_q[h] + 0..4 and columns col_q[h] + 0..4 (h = 0, 1).
     let (row_q, col_q) = if WARP {
-        warp_map(tid)
+        warp_map(tid, 2)
     } else {
         let (ty, tx) = (tid / 16, tid % 16);
         ([ty * 8, ty * 8 + 4], [tx * 8, tx * 8 + 4])
@@ -110,7 +116,7 @@ unsafe fn simt_body<const VEC: bool, const DOUBLE: bool, const WARP: bool>(
         // SAFETY: the stage is inside the launch's shared memory.
         unsafe {
             let sa = smem.add(stage * STAGE);
-            slice_fma::<VEC>(sa, sa.add(SIMT_BK * LDA), row_q, col_q, &mut acc);
+            slice_fma::<VEC, LDA, LDB>(sa, sa.add(SIMT_BK * LDA), row_q, col_q, &mut acc);
         }
         if more {
             if !DOUBLE {
@@ -141,7 +147,7 @@ unsafe fn simt_body<const VEC: bool, const DOUBLE: bool, const WARP: bool>(
 /// `sa` and `sb` hold 16 rows of LDA and LDB floats of shared memory.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn slice_fma<const VEC: bool>(sa: *mut f32, sb: *mut f32, row_q: [usize; 2], col_q: [usize; 2], acc: &mut [[f32; 8]; 8]) {
+unsafe fn slice_fma<const VEC: bool, const LDA_: usize, const LDB_: usize>(sa: *mut f32, sb: *mut f32, row_q: [usize; 2], col_q: [usize; 2], acc: &mut [[f32; 8]; 8]) {
     unroll!(kk in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
         let mut af = [0.0f32; 8];
         let mut bf = [0.0f32; 8];
@@ -149,16 +155,16 @@ unsafe fn slice_fma<const VEC: bool>(sa: *mut f32, sb: *mut f32, row_q: [usize; 
             // SAFETY: kk < BK, row_q[h] + 4 ≤ BM ≤ LDA (likewise for B): inside the stage.
             unsafe {
                 if VEC {
-                    let x = *(sa.add(kk * LDA + row_q[h]) as *const F32x4);
-                    let y = *(sb.add(kk * LDB + col_q[h]) as *const F32x4);
+                    let x = *(sa.add(kk * LDA_ + row_q[h]) as *const F32x4);
+                    let y = *(sb.add(kk * LDB_ + col_q[h]) as *const F32x4);
                     unroll!(i in [0, 1, 2, 3] {
                         af[h * 4 + i] = x.0[i];
                         bf[h * 4 + i] = y.0[i];
                     });
                 } else {
                     unroll!(i in [0, 1, 2, 3] {
-                        af[h * 4 + i] = *sa.add(kk * LDA + row_q[h] + i);
-                        bf[h * 4 + i] = *sb.add(kk * LDB + col_q[h] + i);
+                        af[h * 4 + i] = *sa.add(kk * LDA_ + row_q[h] + i);
+                        bf[h * 4 + i] = *sb.add(kk * LDB_ + col_q[h] + i);
                     });
                 }
             }
@@ -172,12 +178,12 @@ unsafe fn slice_fma<const VEC: bool>(sa: *mut f32, sb: *mut f32, row_q: [usize; 
 }
 
 /// The warp-tiled thread mapping: this thread's rows are row_q[h] + 0..4 and columns
-/// col_q[h] + 0..4 (h = 0, 1) of the block tile.
+/// col_q[h] + 0..4 (h = 0, 1) of the block tile, with `wn` warps of 32×64 along n.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-fn warp_map(tid: usize) -> ([usize; 2], [usize; 2]) {
+fn warp_map(tid: usize, wn: usize) -> ([usize; 2], [usize; 2]) {
     let (warp, lane) = (tid / 32, tid % 32);
-    let (wm, wn) = ((warp / 2) * 32, (warp % 2) * 64);
+    let (wm, wn) = ((warp / wn) * 32, (warp % wn) * 64);
     let (lm, ln) = (lane / 8, lane % 8);
     ([wm + lm * 4, wm + lm * 4 + 16], [wn + ln * 4, wn + ln * 4 + 32])
 }
@@ -200,109 +206,158 @@ unsafe fn store_acc(c: *mut f32, bias: *const f32, p: &GemmParams, m0: usize, n0
     });
 }
 
-/// The warp-tiled body for a block whose 128×128 tile of C lies inside C and whose operands
-/// allow 16-byte loads, with both layouts fixed at compile time (AKC, BKC: op(A), op(B)
-/// k-contiguous). Slices fully inside k are loaded through per-thread pointers stepped once
-/// per slice, with no bounds or layout branches; a ragged last slice is peeled off the loop and
-/// goes through the guarded loader.
+/// The warp-tiled main loop with unguarded loads, for any tile of C (tiles that overhang m or
+/// n read clamped rows, see `Operand::quad_ptrs`) and the full k-slices of any range (split-K),
+/// generic over the block tile: BM×BN with warps of 32×64 outputs (8×8 per thread), BM/32 warps
+/// along m and BN/64 along n, NT threads; QA and QB quads of op(A) and op(B) per thread and
+/// slice; LDA = BM + 4, LDB = BN + 4. Both layouts are fixed at compile time (AKC, BKC: op(A),
+/// op(B) k-contiguous): per-thread pointers stepped once per slice, no bounds or layout
+/// branches. Multiplies slices `first..full_end` into `acc` and returns how many it ran.
 ///
 /// # Safety
-/// As the kernels below; `opa.vec_ok() && opb.vec_ok()`, m0 + BM ≤ m, n0 + BN ≤ n, and the
-/// layouts match AKC, BKC.
+/// As the kernels below; `opa.vec_ok() && opb.vec_ok()`, the layouts match AKC, BKC,
+/// `full_end ≤ k / 16`, and the launch gives `simt_tile_shared_bytes(BM, BN)` bytes of shared
+/// memory.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn warptile_interior<const AKC: bool, const BKC: bool>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn tile_mainloop<
+    const BM: usize,
+    const BN: usize,
+    const NT: usize,
+    const QA: usize,
+    const QB: usize,
+    const LDA_: usize,
+    const LDB_: usize,
+    const AKC: bool,
+    const BKC: bool,
+>(
     opa: &Operand,
     opb: &Operand,
-    c: *mut f32,
-    bias: *const f32,
-    p: &GemmParams,
-    m0: usize,
-    n0: usize,
+    (m0, n0): (usize, usize),
+    (first, full_end): (usize, usize),
+    (row_q, col_q): ([usize; 2], [usize; 2]),
+    acc: &mut [[f32; 8]; 8],
 ) {
-    const NT: usize = SIMT_THREADS as usize;
     const BK: usize = SIMT_BK;
-    const QF: usize = Q;
-    let (la, st) = (BK * LDA, STAGE); // B's tile offset and the stage size, in floats
+    let (la, st) = (BK * LDA_, BK * (LDA_ + LDB_)); // B's tile offset and the stage size, in floats
     let tid = thread::thread_idx_x() as usize;
-    let (row_q, col_q) = warp_map(tid);
     let smem = crate::shared::dynamic_shared::<f32>();
-    let k = p.k as usize;
-    let tiles = k.div_ceil(BK);
-    let full = k / BK;
-    let mut pa = opa.quad_ptrs::<SIMT_BM, BK, NT, QF, AKC>(m0, tid);
-    let mut pb = opb.quad_ptrs::<SIMT_BN, BK, NT, QF, BKC>(n0, tid);
+    if first >= full_end {
+        return;
+    }
+    let mut pa = opa.quad_ptrs::<BM, BK, NT, QA, AKC>(m0, tid);
+    let mut pb = opb.quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid);
     let (da, db) = (opa.slice_step::<BK, AKC>(), opb.slice_step::<BK, BKC>());
-    let mut acc = [[0.0f32; 8]; 8];
-    const { assert!(QF * 4 * NT == SIMT_BM * BK && QF <= 4) };
-    // SAFETY (whole body): slices below `full` are inside A and B (the tile is interior in m
-    // and n, and the slice in k) and 16-byte aligned (vec_ok, quads start at multiples of 4);
-    // the ragged slice goes through the bounds-checked loader; shared accesses stay inside the
-    // two stages of `st` floats the launch provides.
+    // SAFETY (whole body): slices below `k / BK` are inside A and B in k, and every row is
+    // clamped inside the matrix; quads are 16-byte aligned (vec_ok, quads start at multiples of
+    // 4); shared accesses stay inside the two stages of `st` floats the launch provides.
     unsafe {
-        if full > 0 {
-            let (mut ra, mut rb) = (load_quads(&pa), load_quads(&pb));
-            Operand::store_kmajor_kc::<SIMT_BM, BK, NT, QF, LDA, AKC>(&ra, smem, tid);
-            Operand::store_kmajor_kc::<SIMT_BN, BK, NT, QF, LDB, BKC>(&rb, smem.add(la), tid);
-            thread::sync_threads();
-            for t in 0..full {
-                let more = t + 1 < full;
-                if more {
-                    unroll!(j in [0, 1, 2, 3] {
-                        if j < QF {
-                            pa[j] = (pa[j] as *const f32).wrapping_add(da) as *const F32x4;
-                            pb[j] = (pb[j] as *const f32).wrapping_add(db) as *const F32x4;
-                        }
-                    });
-                    ra = load_quads(&pa);
-                    rb = load_quads(&pb);
-                }
-                let sa = smem.add((t % 2) * st);
-                slice_fma::<true>(sa, sa.add(la), row_q, col_q, &mut acc);
-                if more {
-                    let s = smem.add(((t + 1) % 2) * st);
-                    Operand::store_kmajor_kc::<SIMT_BM, BK, NT, QF, LDA, AKC>(&ra, s, tid);
-                    Operand::store_kmajor_kc::<SIMT_BN, BK, NT, QF, LDB, BKC>(&rb, s.add(la), tid);
-                    thread::sync_threads();
-                }
+        unroll!(j in [0, 1, 2, 3] {
+            if j < QA {
+                pa[j] = (pa[j] as *const f32).wrapping_add(first * da) as *const F32x4;
+            }
+            if j < QB {
+                pb[j] = (pb[j] as *const f32).wrapping_add(first * db) as *const F32x4;
+            }
+        });
+        let (mut ra, mut rb) = (load_quads(&pa), load_quads(&pb));
+        Operand::store_kmajor_kc::<BM, BK, NT, QA, LDA_, AKC>(&ra, smem, tid);
+        Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB_, BKC>(&rb, smem.add(la), tid);
+        thread::sync_threads();
+        for t in 0..full_end - first {
+            let more = first + t + 1 < full_end;
+            if more {
+                unroll!(j in [0, 1, 2, 3] {
+                    if j < QA {
+                        pa[j] = (pa[j] as *const f32).wrapping_add(da) as *const F32x4;
+                    }
+                    if j < QB {
+                        pb[j] = (pb[j] as *const f32).wrapping_add(db) as *const F32x4;
+                    }
+                });
+                ra = load_quads(&pa);
+                rb = load_quads(&pb);
+            }
+            let sa = smem.add((t % 2) * st);
+            slice_fma::<true, LDA_, LDB_>(sa, sa.add(la), row_q, col_q, acc);
+            if more {
+                let s = smem.add(((t + 1) % 2) * st);
+                Operand::store_kmajor_kc::<BM, BK, NT, QA, LDA_, AKC>(&ra, s, tid);
+                Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB_, BKC>(&rb, s.add(la), tid);
+                thread::sync_threads();
             }
         }
-        if full < tiles {
-            // The ragged last slice, peeled so the loop above has no guarded loads. Its stage
-            // was last read two slices ago, before that slice's barrier.
-            let ra = opa.load_tile::<SIMT_BM, BK, NT, QF>(m0, full * BK, tid);
-            let rb = opb.load_tile::<SIMT_BN, BK, NT, QF>(n0, full * BK, tid);
-            let s = smem.add((full % 2) * st);
-            Operand::store_kmajor_kc::<SIMT_BM, BK, NT, QF, LDA, AKC>(&ra, s, tid);
-            Operand::store_kmajor_kc::<SIMT_BN, BK, NT, QF, LDB, BKC>(&rb, s.add(la), tid);
-            thread::sync_threads();
-            slice_fma::<true>(s, s.add(la), row_q, col_q, &mut acc);
-        }
-        store_acc(c, bias, p, m0, n0, row_q, col_q, &acc);
     }
 }
 
-/// `gemm_warptile_f32` with an interior fast path: blocks whose tile lies inside C (and
-/// operands that allow 16-byte loads) run [`warptile_interior`] for their layout; edge blocks
-/// run the general body.
+/// A BM×BN tile kernel (see [`tile_mainloop`]): the main loop specialized for the operands'
+/// layouts, then, shared by all layouts, the ragged last k-slice through the guarded loader and
+/// the epilogue (split-K turn-taking around it). Code outside the layout-specialized loop is
+/// emitted once, not four times.
 ///
 /// # Safety
-/// As the kernels below.
+/// As [`tile_mainloop`], except the layouts, which this picks; traps when an operand rules out
+/// 16-byte loads (the host runs `gemm_warptile_f32` then).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn warptile_fast_body(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: &GemmParams) {
-    let m0 = thread::block_idx_y() as usize * SIMT_BM;
-    let n0 = thread::block_idx_x() as usize * SIMT_BN;
+unsafe fn tile_kernel<const BM: usize, const BN: usize, const NT: usize, const QA: usize, const QB: usize, const LDA_: usize, const LDB_: usize>(
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    bias: *const f32,
+    p: &GemmParams,
+) {
+    const BK: usize = SIMT_BK;
+    const { assert!(QA * 4 * NT == BM * BK && QB * 4 * NT == BN * BK && QA <= 4 && QB <= 4) };
+    const { assert!(LDA_ == BM + SIMT_PAD && LDB_ == BN + SIMT_PAD && NT == (BM / 32) * (BN / 64) * 32) };
     let (opa, opb) = (Operand::a(a, p), Operand::b(b, p));
-    let interior = opa.vec_ok() && opb.vec_ok() && m0 + SIMT_BM <= p.m as usize && n0 + SIMT_BN <= p.n as usize;
-    // SAFETY: forwarded; the interior body's conditions were just checked.
+    if !(opa.vec_ok() && opb.vec_ok()) {
+        // SAFETY: aborts the launch; the host sees the error.
+        unsafe { core::arch::nvptx::trap() }
+    }
+    let tid = thread::thread_idx_x() as usize;
+    let (tile_m, tile_n) = (thread::block_idx_y() as usize, thread::block_idx_x() as usize);
+    let origin = (tile_m * BM, tile_n * BN);
+    let map = warp_map(tid, BN / 64);
+    let k = p.k as usize;
+    let z = split_index(p);
+    let (first, end) = split_range(p, z, k.div_ceil(BK));
+    let full_end = if end < k / BK { end } else { k / BK };
+    let range = (first, full_end);
+    let mut acc = [[0.0f32; 8]; 8];
+    // SAFETY: forwarded; the main loop's conditions were just checked.
     unsafe {
-        match (interior, opa.k_contig, opb.k_contig) {
-            (true, true, true) => warptile_interior::<true, true>(&opa, &opb, c, bias, p, m0, n0),
-            (true, true, false) => warptile_interior::<true, false>(&opa, &opb, c, bias, p, m0, n0),
-            (true, false, true) => warptile_interior::<false, true>(&opa, &opb, c, bias, p, m0, n0),
-            (true, false, false) => warptile_interior::<false, false>(&opa, &opb, c, bias, p, m0, n0),
-            (false, ..) => simt_body::<true, true, true>(a, b, c, bias, p),
+        match (opa.k_contig, opb.k_contig) {
+            (true, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, true>(&opa, &opb, origin, range, map, &mut acc),
+            (true, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, false>(&opa, &opb, origin, range, map, &mut acc),
+            (false, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, true>(&opa, &opb, origin, range, map, &mut acc),
+            (false, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, false>(&opa, &opb, origin, range, map, &mut acc),
+        }
+    }
+    let smem = crate::shared::dynamic_shared::<f32>();
+    let (la, st) = (BK * LDA_, BK * (LDA_ + LDB_));
+    if full_end < end {
+        // The ragged last slice, peeled so the main loop has no guarded loads. Its stage was
+        // last read two slices ago, before that slice's barrier (or never).
+        let done = full_end.saturating_sub(first);
+        // SAFETY: bounds-checked loads; the stores stay inside one stage.
+        unsafe {
+            let ra = opa.load_tile::<BM, BK, NT, QA>(origin.0, full_end * BK, tid);
+            let rb = opb.load_tile::<BN, BK, NT, QB>(origin.1, full_end * BK, tid);
+            let s = smem.add((done % 2) * st);
+            opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, s, tid);
+            opb.store_kmajor::<BN, BK, NT, QB, LDB_>(&rb, s.add(la), tid);
+            thread::sync_threads();
+            slice_fma::<true, LDA_, LDB_>(s, s.add(la), map.0, map.1, &mut acc);
+        }
+    }
+    let tile = tile_m * thread::grid_dim_x() as usize + tile_n;
+    // SAFETY: the split-K counters and workspace are the host's (forwarded); the epilogue
+    // bounds-checks C.
+    unsafe {
+        if split_reduce(p, tile, z, &mut acc, (tid, NT), sync_threads_or) {
+            store_acc(c, bias, p, origin.0, origin.1, map.0, map.1, &acc);
         }
     }
 }
@@ -366,20 +421,68 @@ pub unsafe fn gemm_warptile_f32(a: *const f32, b: *const f32, c: *mut f32, bias:
     unsafe { simt_body::<true, true, true>(a, b, c, bias, &p) }
 }
 
-/// `gemm_warptile_f32` with the interior fast path: tiles inside C take unguarded 16-byte
-/// loads through pointers stepped per slice, specialized for the operands' layouts (no
-/// per-quad bounds, alignment or layout branches in the hot loop); edge tiles run the general
-/// body. Launch bounds ask for two blocks per multiprocessor (at most 128 registers: only the
-/// edge-tile body spills). What `GemmKernel::Auto` runs for large outputs. (Without the bounds:
-/// 191 registers, one block per SM, 44.2 against 45.1 TFLOP/s at 4096 on an H100.)
+/// `gemm_warptile_f32` with unguarded loads specialized for the operands' layouts (no
+/// per-quad bounds, alignment or layout branches in the hot loop; edge tiles read clamped rows,
+/// a ragged k-slice is peeled), and split-K (`p.splits` blocks along z per tile). One block per
+/// multiprocessor: under a 128-register cap for two (its earlier launch bounds) ptxas spilled
+/// 64 bytes once edge tiles and split-K ran in the same kernel. Needs operands that allow
+/// 16-byte loads (else it traps: the host runs `gemm_warptile_f32`).
 ///
 /// # Safety
-/// As `gemm_warptile_f32`.
+/// As `gemm_warptile_f32`; grid (⌈n/128⌉, ⌈m/128⌉, `p.splits`), and with split-K `p.sem` holds
+/// ⌈n/128⌉·⌈m/128⌉ zeroed counters (`split.rs`).
 ///
 /// # Thread mapping
 /// As `gemm_warptile_f32`.
-#[kernel(max_threads = 256, min_blocks = 2)]
+#[kernel(max_threads = 256, min_blocks = 1)]
 pub unsafe fn gemm_warptile_fast_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { warptile_fast_body(a, b, c, bias, &p) }
+    unsafe { tile_kernel::<128, 128, 256, 2, 2, 132, 132>(a, b, c, bias, &p) }
+}
+
+/// `gemm_warptile_fast_f32` on 64×64 tiles of 64 threads (two warps of 32×64), at least four
+/// blocks per multiprocessor (209 registers; a cap of 5 blocks spilled): for outputs with few
+/// 128×128 tiles (the MLP's small-batch layers).
+///
+/// # Safety
+/// As `gemm_warptile_fast_f32`, with grid (⌈n/64⌉, ⌈m/64⌉, `p.splits`) and
+/// `simt_tile_shared_bytes(64, 64)` bytes of shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows w·32 of the tile; lanes as in `gemm_warptile_f32`.
+#[kernel(max_threads = 64, min_blocks = 4)]
+pub unsafe fn gemm_tile64_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tile_kernel::<64, 64, 64, 4, 4, 68, 68>(a, b, c, bias, &p) }
+}
+
+/// `gemm_warptile_fast_f32` on 128×64 tiles of 128 threads (four warps of 32×64 along m),
+/// at least two blocks per multiprocessor (the cap of three, 168 registers, spilled 12 bytes
+/// on sm_80).
+///
+/// # Safety
+/// As `gemm_tile64_f32`, with grid (⌈n/64⌉, ⌈m/128⌉, `p.splits`) and
+/// `simt_tile_shared_bytes(128, 64)` bytes of shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows w·32 of the tile; lanes as in `gemm_warptile_f32`.
+#[kernel(max_threads = 128, min_blocks = 2)]
+pub unsafe fn gemm_tile128x64_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tile_kernel::<128, 64, 128, 4, 2, 132, 68>(a, b, c, bias, &p) }
+}
+
+/// `gemm_warptile_fast_f32` on 64×128 tiles of 128 threads (2×2 warps of 32×64), at least two
+/// blocks per multiprocessor.
+///
+/// # Safety
+/// As `gemm_tile64_f32`, with grid (⌈n/128⌉, ⌈m/64⌉, `p.splits`) and
+/// `simt_tile_shared_bytes(64, 128)` bytes of shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows (w/2)·32, columns (w%2)·64 of the tile; lanes as in `gemm_warptile_f32`.
+#[kernel(max_threads = 128, min_blocks = 2)]
+pub unsafe fn gemm_tile64x128_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tile_kernel::<64, 128, 128, 2, 4, 68, 132>(a, b, c, bias, &p) }
 }

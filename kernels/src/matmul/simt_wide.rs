@@ -8,8 +8,9 @@
 //! kernel needed four (Nsight Compute at 4096³ on an H100: 0.79 instructions issued per
 //! scheduler cycle, 21% of cycles with no eligible warp).
 //!
-//! The kernel covers whole tiles only (m a multiple of 128, n of 256, operands that allow
-//! 16-byte loads); the host runs the edge strips of C with `gemm_warptile_fast_f32`. Any k: a
+//! Any m and n in one launch: tiles that overhang C read clamped rows and store only inside C.
+//! The operands must allow 16-byte loads (else the host runs `gemm_warptile_f32`). Split-K
+//! (`split.rs`) over gridDim.z. Any k: a
 //! ragged last slice goes through the bounds-checked loader.
 
 use super::GemmParams;
@@ -17,6 +18,7 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {
     super::common::{Operand, fma, load_quads},
+    super::split::{split_index, split_range, split_reduce, sync_threads_or},
     crate::{thread, vector::F32x4},
 };
 
@@ -81,94 +83,82 @@ unsafe fn slice_fma<const LDB: usize>(sa: *const f32, sb: *const f32, row_q: [us
     });
 }
 
-/// The whole kernel for one layout (AKC, BKC: op(A), op(B) k-contiguous): full slices are
-/// loaded through per-thread pointers stepped once per slice, with no bounds or layout
-/// branches; the next slice's global loads are issued before the current slice's FMAs and land
-/// in the other shared stage, one barrier per slice.
+/// The main loop for one layout (AKC, BKC: op(A), op(B) k-contiguous) over the full k-slices
+/// `first..full_end`: per-thread pointers stepped once per slice (rows clamped inside the
+/// matrix, so edge tiles run it too), no bounds or layout branches; the next slice's global
+/// loads are issued before the current slice's FMAs and land in the other shared stage, one
+/// barrier per slice.
 ///
 /// # Safety
-/// As the kernel; the block's tile lies inside C, the operands allow 16-byte loads and their
-/// layouts match AKC, BKC.
+/// As the kernel; the operands allow 16-byte loads, their layouts match AKC, BKC, and
+/// `full_end ≤ k / 8`.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn wide_body<const AKC: bool, const BKC: bool, const BN: usize, const NT: usize, const QA: usize, const QB: usize, const LDB: usize>(
+unsafe fn wide_mainloop<const AKC: bool, const BKC: bool, const BN: usize, const NT: usize, const QA: usize, const QB: usize, const LDB: usize>(
     opa: &Operand,
     opb: &Operand,
-    c: *mut f32,
-    bias: *const f32,
-    p: &GemmParams,
-    m0: usize,
-    n0: usize,
+    (m0, n0): (usize, usize),
+    (first, full_end): (usize, usize),
+    (row_q, col_q): ([usize; 2], [usize; 4]),
+    acc: &mut [[f32; 16]; 8],
 ) {
     const BK: usize = WIDE_BK;
     let stage = BK * (LDA + LDB);
     let la = BK * LDA; // B's tile offset within a stage, in floats
     let tid = thread::thread_idx_x() as usize;
-    let (row_q, col_q) = wide_map(tid, BN / 128);
     let smem = crate::shared::dynamic_shared::<f32>();
-    let k = p.k as usize;
-    let full = k / BK;
+    if first >= full_end {
+        return;
+    }
     let mut pa = opa.quad_ptrs::<WIDE_BM, BK, NT, QA, AKC>(m0, tid);
     let mut pb = opb.quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid);
     let (da, db) = (opa.slice_step::<BK, AKC>(), opb.slice_step::<BK, BKC>());
-    let mut acc = [[0.0f32; 16]; 8];
-    const { assert!(QA * 4 * NT == WIDE_BM * BK && QB * 4 * NT == BN * BK && LDB == BN + PAD && QA <= 2 && QB <= 2) };
-    // SAFETY (whole body): slices below `full` are inside A and B (the tile is inside C, the
-    // slice inside k) and 16-byte aligned; the ragged slice goes through the bounds-checked
-    // loader; shared accesses stay inside the two stages the launch provides.
+    // SAFETY (whole body): slices below `k / BK` are inside A and B in k, rows are clamped
+    // inside the matrix, quads are 16-byte aligned; shared accesses stay inside the two stages
+    // the launch provides.
     unsafe {
-        if full > 0 {
-            let (mut ra, mut rb) = (load_quads(&pa), load_quads(&pb));
-            Operand::store_kmajor_kc::<WIDE_BM, BK, NT, QA, LDA, AKC>(&ra, smem, tid);
-            Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB, BKC>(&rb, smem.add(la), tid);
-            thread::sync_threads();
-            for t in 0..full {
-                let more = t + 1 < full;
-                if more {
-                    unroll!(j in [0, 1] {
-                        if j < QA {
-                            pa[j] = (pa[j] as *const f32).wrapping_add(da) as *const F32x4;
-                        }
-                        if j < QB {
-                            pb[j] = (pb[j] as *const f32).wrapping_add(db) as *const F32x4;
-                        }
-                    });
-                    ra = load_quads(&pa);
-                    rb = load_quads(&pb);
-                }
-                let s = smem.add((t % 2) * stage);
-                slice_fma::<LDB>(s, s.add(la), row_q, col_q, &mut acc);
-                if more {
-                    let s = smem.add(((t + 1) % 2) * stage);
-                    Operand::store_kmajor_kc::<WIDE_BM, BK, NT, QA, LDA, AKC>(&ra, s, tid);
-                    Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB, BKC>(&rb, s.add(la), tid);
-                    thread::sync_threads();
-                }
+        unroll!(j in [0, 1] {
+            if j < QA {
+                pa[j] = (pa[j] as *const f32).wrapping_add(first * da) as *const F32x4;
+            }
+            if j < QB {
+                pb[j] = (pb[j] as *const f32).wrapping_add(first * db) as *const F32x4;
+            }
+        });
+        let (mut ra, mut rb) = (load_quads(&pa), load_quads(&pb));
+        Operand::store_kmajor_kc::<WIDE_BM, BK, NT, QA, LDA, AKC>(&ra, smem, tid);
+        Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB, BKC>(&rb, smem.add(la), tid);
+        thread::sync_threads();
+        for t in 0..full_end - first {
+            let more = first + t + 1 < full_end;
+            if more {
+                unroll!(j in [0, 1] {
+                    if j < QA {
+                        pa[j] = (pa[j] as *const f32).wrapping_add(da) as *const F32x4;
+                    }
+                    if j < QB {
+                        pb[j] = (pb[j] as *const f32).wrapping_add(db) as *const F32x4;
+                    }
+                });
+                ra = load_quads(&pa);
+                rb = load_quads(&pb);
+            }
+            let s = smem.add((t % 2) * stage);
+            slice_fma::<LDB>(s, s.add(la), row_q, col_q, acc);
+            if more {
+                let s = smem.add(((t + 1) % 2) * stage);
+                Operand::store_kmajor_kc::<WIDE_BM, BK, NT, QA, LDA, AKC>(&ra, s, tid);
+                Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB, BKC>(&rb, s.add(la), tid);
+                thread::sync_threads();
             }
         }
-        if full * BK < k {
-            // The ragged last slice. Its stage was last read two slices ago, before that
-            // slice's barrier; with no full slice it was never read.
-            let ra = opa.load_tile::<WIDE_BM, BK, NT, QA>(m0, full * BK, tid);
-            let rb = opb.load_tile::<BN, BK, NT, QB>(n0, full * BK, tid);
-            let s = smem.add((full % 2) * stage);
-            Operand::store_kmajor_kc::<WIDE_BM, BK, NT, QA, LDA, AKC>(&ra, s, tid);
-            Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB, BKC>(&rb, s.add(la), tid);
-            thread::sync_threads();
-            slice_fma::<LDB>(s, s.add(la), row_q, col_q, &mut acc);
-        }
-        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
-            let row = m0 + row_q[i / 4] + i % 4;
-            unroll!(g in [0, 1, 2, 3] {
-                let v = [acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]];
-                super::gemm_epilogue4(c, bias, p, row, n0 + col_q[g], v);
-            });
-        });
     }
 }
 
-/// Checks the whole-tile conditions and runs the body for the operands' layouts.
+/// The kernel: the main loop for the operands' layouts, then (emitted once for all layouts) the
+/// ragged last k-slice through the bounds-checked loader and the epilogue, with split-K
+/// turn-taking around it.
 ///
 /// # Safety
 /// As the kernels.
@@ -181,31 +171,70 @@ unsafe fn wide_kernel<const BN: usize, const NT: usize, const QA: usize, const Q
     bias: *const f32,
     p: &GemmParams,
 ) {
-    let m0 = thread::block_idx_y() as usize * WIDE_BM;
-    let n0 = thread::block_idx_x() as usize * BN;
+    const BK: usize = WIDE_BK;
+    const { assert!(QA * 4 * NT == WIDE_BM * BK && QB * 4 * NT == BN * BK && LDB == BN + PAD && QA <= 2 && QB <= 2) };
     let (opa, opb) = (Operand::a(a, p), Operand::b(b, p));
-    if !(opa.vec_ok() && opb.vec_ok() && m0 + WIDE_BM <= p.m as usize && n0 + BN <= p.n as usize) {
+    if !(opa.vec_ok() && opb.vec_ok()) {
         // SAFETY: aborts the launch; the host sees the error.
         unsafe { core::arch::nvptx::trap() }
     }
-    // SAFETY: the body's conditions were just checked; the rest is forwarded from the caller.
+    let tid = thread::thread_idx_x() as usize;
+    let origin = (thread::block_idx_y() as usize * WIDE_BM, thread::block_idx_x() as usize * BN);
+    let map = wide_map(tid, BN / 128);
+    let k = p.k as usize;
+    let z = split_index(p);
+    let (first, end) = split_range(p, z, k.div_ceil(BK));
+    let full_end = if end < k / BK { end } else { k / BK };
+    let range = (first, full_end);
+    let mut acc = [[0.0f32; 16]; 8];
+    // SAFETY: the main loop's conditions were just checked; the rest is forwarded.
     unsafe {
         match (opa.k_contig, opb.k_contig) {
-            (true, true) => wide_body::<true, true, BN, NT, QA, QB, LDB>(&opa, &opb, c, bias, p, m0, n0),
-            (true, false) => wide_body::<true, false, BN, NT, QA, QB, LDB>(&opa, &opb, c, bias, p, m0, n0),
-            (false, true) => wide_body::<false, true, BN, NT, QA, QB, LDB>(&opa, &opb, c, bias, p, m0, n0),
-            (false, false) => wide_body::<false, false, BN, NT, QA, QB, LDB>(&opa, &opb, c, bias, p, m0, n0),
+            (true, true) => wide_mainloop::<true, true, BN, NT, QA, QB, LDB>(&opa, &opb, origin, range, map, &mut acc),
+            (true, false) => wide_mainloop::<true, false, BN, NT, QA, QB, LDB>(&opa, &opb, origin, range, map, &mut acc),
+            (false, true) => wide_mainloop::<false, true, BN, NT, QA, QB, LDB>(&opa, &opb, origin, range, map, &mut acc),
+            (false, false) => wide_mainloop::<false, false, BN, NT, QA, QB, LDB>(&opa, &opb, origin, range, map, &mut acc),
         }
+    }
+    let smem = crate::shared::dynamic_shared::<f32>();
+    let (stage, la) = (BK * (LDA + LDB), BK * LDA);
+    // SAFETY: bounds-checked loads; shared stores inside one stage; the split protocol's
+    // counters are the host's (forwarded); the epilogue bounds-checks C.
+    unsafe {
+        if full_end < end {
+            // The ragged last slice. Its stage was last read two slices ago, before that
+            // slice's barrier; with no full slice it was never read.
+            let done = full_end.saturating_sub(first);
+            let ra = opa.load_tile::<WIDE_BM, BK, NT, QA>(origin.0, full_end * BK, tid);
+            let rb = opb.load_tile::<BN, BK, NT, QB>(origin.1, full_end * BK, tid);
+            let s = smem.add((done % 2) * stage);
+            opa.store_kmajor::<WIDE_BM, BK, NT, QA, LDA>(&ra, s, tid);
+            opb.store_kmajor::<BN, BK, NT, QB, LDB>(&rb, s.add(la), tid);
+            thread::sync_threads();
+            slice_fma::<LDB>(s, s.add(la), map.0, map.1, &mut acc);
+        }
+        let tile = thread::block_idx_y() as usize * thread::grid_dim_x() as usize + thread::block_idx_x() as usize;
+        if !split_reduce(p, tile, z, &mut acc, (tid, NT), sync_threads_or) {
+            return;
+        }
+        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+            let row = origin.0 + map.0[i / 4] + i % 4;
+            unroll!(g in [0, 1, 2, 3] {
+                let v = [acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]];
+                super::gemm_epilogue4(c, bias, p, row, origin.1 + map.1[g], v);
+            });
+        });
     }
 }
 
-/// 8×16 outputs per thread on 128×256 tiles, for the whole-tile interior of C.
+/// 8×16 outputs per thread on 128×256 tiles.
 ///
 /// # Safety
-/// As `gemm_bt2d_f32` (`simt.rs`), plus: m is a multiple of `WIDE_BM`, n of `WIDE_BN`, and
-/// both operands allow 16-byte loads (contiguous one way, the other stride a multiple of 4,
-/// 16-byte aligned); a launch that breaks this traps. Launch: block `WIDE_THREADS`, grid
-/// (n/`WIDE_BN`, m/`WIDE_BM`), `WIDE_SHARED` bytes of dynamic shared memory.
+/// As `gemm_bt2d_f32` (`simt.rs`), plus: both operands allow 16-byte loads (contiguous one
+/// way, the other stride a multiple of 4, 16-byte aligned, m or n a multiple of 4 where it is
+/// the contiguous direction); a launch that breaks this traps. Launch: block `WIDE_THREADS`,
+/// grid (⌈n/`WIDE_BN`⌉, ⌈m/`WIDE_BM`⌉, `p.splits`), `WIDE_SHARED` bytes of dynamic shared
+/// memory; with split-K `p.sem` holds a zeroed counter per tile (`split.rs`).
 ///
 /// # Thread mapping
 /// Block (x, y) → C tile at rows y·128, columns x·256. Warp w → rows (w/2)·32, columns

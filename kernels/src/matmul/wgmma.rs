@@ -63,8 +63,9 @@ pub struct TensorMap(pub [u64; 16]);
 #[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))]
 mod device {
     use super::*;
-    use crate::matmul::gemm_epilogue4;
     use crate::matmul::hopper::*;
+    use crate::matmul::gemm_epilogue4;
+    use crate::matmul::split::{load_l2_x4, split_count_in, split_index, split_range, split_slot};
     use crate::shared::dynamic_shared;
     use crate::thread::{sync_threads, thread_idx_x};
     use crate::vector::F32x4;
@@ -106,6 +107,20 @@ mod device {
             // SAFETY: forwarded (the TF32 kernels are K-major only).
             unsafe { wgmma_tf32(d, da, db) }
         }
+    }
+
+    /// `__syncthreads_or` over the two consumer warpgroups (named barrier 4, 256 threads).
+    #[inline(always)]
+    fn consumers_or(x: bool) -> bool {
+        let r: u32;
+        // SAFETY: a barrier both consumer warpgroups reach (the producer never uses id 4).
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .pred q, r; setp.ne.u32 q, {x}, 0; bar.red.or.pred r, 4, 256, q; selp.u32 {r}, 1, 0, r; }}",
+                x = in(reg32) u32::from(x), r = out(reg32) r,
+            )
+        };
+        r != 0
     }
 
     /// The descriptor of one k-step of a tile at `base` (1024-aligned): K-major tiles step
@@ -154,13 +169,16 @@ mod device {
 
         let (tile_m, tile_n) = crate::matmul::grouped_tile();
         let (m0, n0) = (tile_m * WG_BM, tile_n * WG_BN);
-        let ktiles = (p.k as usize).div_ceil(K::BK).max(1);
+        // This block's k-slices (split-K: its range; the host makes every range non-empty).
+        let z = split_index(p);
+        let (first, end) = split_range(p, z, (p.k as usize).div_ceil(K::BK).max(1));
+        let ktiles = end - first;
 
         if wg == 0 {
             if tid == 0 {
                 for kt in 0..ktiles {
                     let s = kt % WG_STAGES;
-                    let k0 = (kt * K::BK) as i32;
+                    let k0 = ((first + kt) * K::BK) as i32;
                     let (a_dst, b_dst) = (stage(s), stage(s) + WG_A_BYTES as u32);
                     // SAFETY: the barriers are initialized; each copy lands inside stage s,
                     // which the consumers have released (the empty barrier), 1024-aligned.
@@ -255,6 +273,36 @@ mod device {
         });
         named_barrier(2 + cw as u32, 128);
         let lt = tid % 128;
+        if p.splits > 1 {
+            // Split-K on the staged tile (the accumulator registers are dead by now: touching
+            // them on a path only some blocks take makes ptxas serialize every wgmma). Each
+            // thread publishes, and in the last block sums, the 32 quads it stores below.
+            let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
+            // SAFETY: with split-K the host gives a counter per tile and a workspace of
+            // tiles · splits · (128·256) floats; quads are 16-byte aligned in both.
+            unsafe {
+                let half = |zz: usize| split_slot(p, tile_id, zz, 2 * 64 * WG_BN).add(cw * 64 * WG_BN) as *mut F32x4;
+                let quad = |t: usize| {
+                    let idx = lt + 128 * t;
+                    region.add((idx / (WG_BN / 4)) * WG_LDC + 4 * (idx % (WG_BN / 4))) as *mut F32x4
+                };
+                let own = half(z as usize);
+                for t in 0..32 {
+                    *own.add(lt + 128 * t) = *quad(t);
+                }
+                if !split_count_in(p, tile_id, tid == 128, consumers_or) {
+                    return;
+                }
+                for zz in 0..p.splits as usize {
+                    let part = half(zz) as *const f32;
+                    unroll!(t in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] {
+                        let v = load_l2_x4(part.add(4 * (lt + 128 * t)));
+                        let q = quad(t);
+                        *q = if zz == 0 { v } else { (*q).zip(v, |a, b| a + b) };
+                    });
+                }
+            }
+        }
         let mut idx = lt;
         while idx < 64 * (WG_BN / 4) {
             let (r, c4) = (idx / (WG_BN / 4), 4 * (idx % (WG_BN / 4)));
@@ -295,7 +343,8 @@ macro_rules! wgmma_kernel {
         /// layout (128-byte swizzle, boxes of one stage's tile); `c` (f32, m rows of `p.ldc`) and
         /// `bias` (n f32 if `p.has_bias != 0`) are valid and disjoint from A and B. Launch:
         /// block `WG_THREADS`, grid (⌈n/256⌉, ⌈m/128⌉), `WG_SHARED` bytes of dynamic shared
-        /// memory; sm_90a only. Blocks take their tiles in `grouped_tile` order.
+        /// memory; sm_90a only. Blocks take their tiles in `grouped_tile` order. Split-K over
+        /// gridDim.z (`p.splits`, with a zeroed counter per tile at `p.sem`; `split.rs`).
         #[kernel(sm_90a, max_threads = 384, min_blocks = 1)]
         pub unsafe fn $name(map_a: TensorMap, map_b: TensorMap, c: *mut f32, bias: *const f32, p: GemmParams) {
             let _ = (map_a, map_b);

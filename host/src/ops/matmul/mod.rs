@@ -52,6 +52,9 @@ pub fn matmul_into(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut Device
 }
 
 pub use kernels::math::Activation;
+pub use plan::GemmPlan;
+
+pub mod plan;
 use kernels::matmul::{GEMM_NAIVE_BLOCK, GemmParams};
 
 use crate::buffer::DeviceVector;
@@ -99,12 +102,12 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpTiledWide`]
-    /// from [`AUTO_WIDE_MIN_OUTPUTS`] outputs, [`GemmKernel::WarpTiledFast`] from
-    /// [`AUTO_WARPTILE_MIN_OUTPUTS`] ([`GemmKernel::WarpTiled`] when a row stride rules out
-    /// 16-byte loads), [`GemmKernel::SmemTiled`] below. Tensor-core
-    /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are
-    /// only run when asked for.
+    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpDot`] for up
+    /// to [`WARPDOT_MAX_ROWS`] rows with a k-contiguous op(B), [`GemmKernel::WarpTiled`] when a
+    /// row stride rules out 16-byte loads, else the tile kernel and split-K that the cost model
+    /// of [`plan`] picks (`WarpTiledWide`, `WarpTiledFast`, `Tile128x64`, `Tile64x128`,
+    /// `Tile64`). Tensor-core variants change the numerics (TF32 rounds inputs to 10 mantissa
+    /// bits), so they are only run when asked for.
     #[default]
     Auto,
     /// One thread per output, any layout (the reference).
@@ -131,6 +134,13 @@ pub enum GemmKernel {
     /// the strips below and right of them run `WarpTiledFast`, and operands that rule out
     /// 16-byte loads run `WarpTiledFast` throughout. The FP32 default from 2²³ outputs.
     WarpTiledWide,
+    /// `WarpTiledFast` on 64×64 tiles of 64 threads, four blocks per multiprocessor: outputs
+    /// with few larger tiles. Split-K like every tile kernel.
+    Tile64,
+    /// `WarpTiledFast` on 128×64 tiles of 128 threads.
+    Tile128x64,
+    /// `WarpTiledFast` on 64×128 tiles of 128 threads.
+    Tile64x128,
     /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
     /// relative error per product).
     Tf32,
@@ -143,11 +153,14 @@ pub enum GemmKernel {
     /// reads k-contiguous operands only, so this takes A untransposed and B transposed (the
     /// dense layer's x·Wᵀ) with k a multiple of 4; other layouts are an `InvalidArgument`.
     Tf32Wgmma,
+    /// The fastest TF32 kernel the device and layout allow: `Tf32Wgmma` (tile and split-K by
+    /// the cost model) where it can run, else `Tf32`.
+    Tf32Auto,
 }
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 12] = [
+    pub const LADDER: [GemmKernel; 15] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -155,6 +168,9 @@ impl GemmKernel {
         GemmKernel::Vectorized,
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
+        GemmKernel::Tile64,
+        GemmKernel::Tile128x64,
+        GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,
         GemmKernel::WarpTiledWide,
         GemmKernel::WarpDot,
@@ -162,48 +178,51 @@ impl GemmKernel {
         GemmKernel::Tf32Bk64,
     ];
 
-    /// The kernel `Auto` resolves to for the largest outputs whose operands allow 16-byte loads
-    /// (itself for the others).
-    pub fn resolve(self) -> GemmKernel {
-        match self {
-            GemmKernel::Auto => GemmKernel::WarpTiledWide,
-            k => k,
-        }
-    }
-
-    /// The kernel `Auto` runs for an m×n output whose op(B) is k-contiguous or not and whose
-    /// operands allow 16-byte loads or not (itself for the others). Up to [`WARPDOT_MAX_ROWS`]
+    /// How `gemm` runs this kernel on `p` (on a device with `sms` multiprocessors that has
+    /// `wgmma` or not): `Auto` and `Tf32Auto` resolve to a concrete kernel, and every tile
+    /// kernel gets the split-K count of the cost model ([`plan`]). Up to [`WARPDOT_MAX_ROWS`]
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
-    /// column, reading W once. The warp-tiled kernel's 128×128 tiles need about 2²⁰ outputs (64
-    /// blocks) to pay off: on the H200 it beat the 32×32 shared-memory tiles at 1024² (15.6 vs
-    /// 8.7 TFLOP/s) but lost at 512² (3.4 vs 6.9) and 256² (0.7 vs 2.2), where it leaves most
-    /// multiprocessors idle (docs/perf.md). Operands without 16-byte loads (a row stride not a
-    /// multiple of 4) run `WarpTiled`: on an H100 at 4096×4095×4096 the fast kernels' general
-    /// path was 12 % slower than it (31.4 vs 35.5 TFLOP/s). The wide kernel's 128×256 tiles,
-    /// one block per multiprocessor, need about 2²³ outputs (256 tiles, two waves on 132 SMs):
-    /// on an H100 it beat the fast 8×8 kernel by 5 % at 4096² and 6 % at 8192² but not at 2048²
-    /// (128 tiles: 42.7 against 43.0 TFLOP/s).
-    pub fn resolve_for(self, m: usize, n: usize, b_k_contiguous: bool, vec_operands: bool) -> GemmKernel {
+    /// column, reading W once. Operands without 16-byte loads (a row stride not a multiple of
+    /// 4) run `WarpTiled`, the fastest kernel with guarded loads (on an H100 at 4096×4095×4096
+    /// the fast kernels' guarded path was 12 % slower than it).
+    pub fn plan_for(self, p: &GemmParams, sms: usize, wgmma: bool) -> GemmPlan {
+        let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+        let fixed = |kernel| GemmPlan { kernel, splits: 1 };
         match self {
-            GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && b_k_contiguous => GemmKernel::WarpDot,
-            GemmKernel::Auto if m.saturating_mul(n) < AUTO_WARPTILE_MIN_OUTPUTS => GemmKernel::SmemTiled,
-            GemmKernel::Auto if !vec_operands => GemmKernel::WarpTiled,
-            GemmKernel::Auto if m.saturating_mul(n) < AUTO_WIDE_MIN_OUTPUTS => GemmKernel::WarpTiledFast,
-            k => k.resolve(),
+            GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
+            GemmKernel::Auto if !vec_operands(p) => fixed(GemmKernel::WarpTiled),
+            GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
+            GemmKernel::Tf32Auto if wgmma && tf32_wgmma_layout(p) => plan::choose_splits(GemmKernel::Tf32Wgmma, m, n, k, sms),
+            GemmKernel::Tf32Auto => fixed(GemmKernel::Tf32),
+            kernel if plan::TileModel::of(kernel).is_some() && (kernel == GemmKernel::Tf32Wgmma || vec_operands(p)) => {
+                plan::choose_splits(kernel, m, n, k, sms)
+            }
+            // The SIMT tile kernels need 16-byte loads; `WarpTiled` is the same ladder step
+            // with guarded ones.
+            GemmKernel::WarpTiledFast | GemmKernel::WarpTiledWide | GemmKernel::Tile64 | GemmKernel::Tile128x64 | GemmKernel::Tile64x128 => {
+                fixed(GemmKernel::WarpTiled)
+            }
+            kernel => fixed(kernel),
         }
     }
 
     /// Whether the kernel rounds its inputs below f32 precision.
     pub fn is_reduced_precision(self) -> bool {
-        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Wgmma)
+        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Auto)
     }
 
-    /// The PTX kernel and its launch configuration for an m×n output.
+    /// The PTX kernel and its launch configuration for an m×n output (`self` concrete, from a
+    /// [`GemmPlan`]; the grid's z is the split count).
     fn launch_config(self, p: &GemmParams) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
         let (m, n) = (p.m as usize, p.n as usize);
-        Ok(match self.resolve_for(m, n, p.b_row_stride == 1, vec_operands(p)) {
+        let tiles = |info: &'static kernels::KernelInfo, tile, threads, shared| -> Result<_> {
+            let mut cfg = tile_grid(info.name, m, n, tile, threads, shared)?;
+            cfg.grid.z = p.splits;
+            Ok((info, cfg))
+        };
+        Ok(match self {
             GemmKernel::WarpDot => {
                 let cfg = LaunchConfig::for_2d("gemm_warpdot_f32", m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
                 let cfg = LaunchConfig { block: crate::launch::Dim3::x(km::WARPDOT_THREADS), ..cfg };
@@ -212,13 +231,11 @@ impl GemmKernel {
             GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
-            GemmKernel::Auto | GemmKernel::WarpTiledFast => (
-                &km::GEMM_WARPTILE_FAST_F32,
-                tile_grid("gemm_warptile_fast_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
-            ),
-            GemmKernel::WarpTiledWide => {
-                (&km::GEMM_WIDE_F32, tile_grid("gemm_wide_f32", m, n, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?)
-            }
+            GemmKernel::WarpTiledFast => tiles(&km::GEMM_WARPTILE_FAST_F32, (128, 128), 256, km::simt_tile_shared_bytes(128, 128))?,
+            GemmKernel::Tile64 => tiles(&km::GEMM_TILE64_F32, (64, 64), 64, km::simt_tile_shared_bytes(64, 64))?,
+            GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
+            GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
+            GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
             GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
@@ -244,16 +261,25 @@ impl GemmKernel {
                 &km::GEMM_MMA_TF32_BK64,
                 tile_grid("gemm_mma_tf32_bk64", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
             ),
-            GemmKernel::Tf32Wgmma => unreachable!("gemm launches the wgmma kernel through launch_tf32_wgmma"),
+            GemmKernel::Auto | GemmKernel::Tf32Auto | GemmKernel::Tf32Wgmma => {
+                unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
+            }
         })
     }
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
-/// aligned): stride 1 one way, a multiple of 4 the other.
+/// aligned): stride 1 one way, a multiple of 4 the other, and m or n a multiple of 4 where it
+/// is the contiguous direction (`kernels::matmul::Operand`).
 fn vec_operands(p: &GemmParams) -> bool {
-    let vec = |os: u64, ks: u64| if ks == 1 { os.is_multiple_of(4) } else { os == 1 && ks.is_multiple_of(4) };
-    vec(p.a_row_stride, p.a_col_stride) && vec(p.b_col_stride, p.b_row_stride)
+    let vec = |os: u64, ks: u64, outer: u64| if ks == 1 { os.is_multiple_of(4) } else { os == 1 && ks.is_multiple_of(4) && outer.is_multiple_of(4) };
+    vec(p.a_row_stride, p.a_col_stride, p.m) && vec(p.b_col_stride, p.b_row_stride, p.n)
+}
+
+/// Whether TF32 `wgmma` can read the operands: both k-contiguous (A untransposed, B
+/// transposed) with 16-byte aligned rows for the copy engine.
+fn tf32_wgmma_layout(p: &GemmParams) -> bool {
+    p.a_col_stride == 1 && p.b_row_stride == 1 && p.a_row_stride.is_multiple_of(4) && p.b_col_stride.is_multiple_of(4)
 }
 
 /// Device pointers of one f32 GEMM launch: A, B, C and the bias (0 for none).
@@ -277,44 +303,8 @@ fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) ->
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 
-/// [`GemmKernel::WarpTiledWide`]: the wide kernel on the whole 128×256 tiles of C, the fast
-/// 8×8 kernel on the strip right of them (all rows) and the one below them; sub-products are
-/// pointer offsets with the same strides, so α, β, bias and activation apply unchanged.
-fn launch_wide(gpu: &Gpu, x: GemmPtrs, p: GemmParams) -> Result<()> {
-    use kernels::matmul::{WIDE_BM, WIDE_BN};
-    if !vec_operands(&p) {
-        return launch_f32(gpu, GemmKernel::WarpTiledFast, x, p);
-    }
-    let (m, n) = (p.m, p.n);
-    let (mi, ni) = (m / WIDE_BM as u64 * WIDE_BM as u64, n / WIDE_BN as u64 * WIDE_BN as u64);
-    let f32s = |count: u64| count * 4; // bytes
-    if mi > 0 && ni > 0 {
-        launch_f32(gpu, GemmKernel::WarpTiledWide, x, GemmParams { m: mi, n: ni, ..p })?;
-    }
-    if ni < n {
-        let right = GemmPtrs {
-            b: x.b + f32s(ni * p.b_col_stride),
-            c: x.c + f32s(ni),
-            bias: if x.bias == 0 { 0 } else { x.bias + f32s(ni) },
-            ..x
-        };
-        launch_f32(gpu, GemmKernel::WarpTiledFast, right, GemmParams { n: n - ni, ..p })?;
-    }
-    if mi < m && ni > 0 {
-        let below = GemmPtrs { a: x.a + f32s(mi * p.a_row_stride), c: x.c + f32s(mi * p.ldc), ..x };
-        launch_f32(gpu, GemmKernel::WarpTiledFast, below, GemmParams { m: m - mi, n: ni, ..p })?;
-    }
-    Ok(())
-}
-
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
-
-/// Outputs from which `Auto` runs the warp-tiled kernel (below: 32×32 shared-memory tiles).
-pub const AUTO_WARPTILE_MIN_OUTPUTS: usize = 1 << 20;
-
-/// Outputs from which `Auto` runs [`GemmKernel::WarpTiledWide`].
-pub const AUTO_WIDE_MIN_OUTPUTS: usize = 1 << 23;
 
 /// A block per `tile` of an m×n output (x along n), `threads` threads in x, `shared` bytes.
 fn tile_grid(op: &'static str, m: usize, n: usize, (bm, bn): (usize, usize), threads: u32, shared: u32) -> Result<LaunchConfig> {
@@ -341,12 +331,73 @@ pub fn gemm(
     let Some(params) = gemm_params("gemm", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
+    let info = gpu.info();
+    let plan = kernel.plan_for(&params, info.multiprocessors as usize, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
+    run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
+}
+
+/// [`gemm`] with the kernel and split-K count given (for tests and measurements; [`gemm`]
+/// picks them with [`GemmKernel::plan_for`]). The plan must name a concrete kernel, and
+/// `splits` > 1 only a tile kernel of [`plan::TileModel`] with every split at least 4 slices
+/// long, at most [`crate::context::SPLIT_COUNTERS`] tiles and partial tiles that fit
+/// [`crate::context::SPLIT_WORKSPACE`]; otherwise `InvalidArgument`.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_with_plan(
+    gpu: &Gpu,
+    a: &DeviceMatrix,
+    ta: Transpose,
+    b: &DeviceMatrix,
+    tb: Transpose,
+    epilogue: Epilogue<'_>,
+    c: &mut DeviceMatrix,
+    plan: GemmPlan,
+) -> Result<()> {
+    let Some(params) = gemm_params("gemm", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
+        return Ok(());
+    };
+    let invalid = |reason: String| Err(crate::Error::InvalidArgument { op: "gemm_with_plan", reason });
+    if matches!(plan.kernel, GemmKernel::Auto | GemmKernel::Tf32Auto) {
+        return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
+    }
+    if plan.splits == 0 || plan.splits > plan::MAX_SPLITS {
+        return invalid(format!("{} splits (1..={})", plan.splits, plan::MAX_SPLITS));
+    }
+    if plan.splits > 1 {
+        let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+        let Some(model) = plan::TileModel::of(plan.kernel) else {
+            return invalid(format!("{:?} has no split-K", plan.kernel));
+        };
+        if model.cost(m, n, k, plan.splits, 1).is_none() {
+            return invalid(format!("{} splits of k = {k} for {m}×{n} with {:?}", plan.splits, plan.kernel));
+        }
+    }
+    let needs_vec = matches!(plan.kernel, GemmKernel::WarpTiledFast | GemmKernel::WarpTiledWide | GemmKernel::Tile64 | GemmKernel::Tile128x64 | GemmKernel::Tile64x128);
+    if needs_vec && !vec_operands(&params) {
+        return invalid(format!("{:?} needs operands that allow 16-byte loads", plan.kernel));
+    }
+    run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
+}
+
+/// Launches a checked plan.
+fn run_plan(
+    gpu: &Gpu,
+    (a, ta): (&DeviceMatrix, Transpose),
+    (b, tb): (&DeviceMatrix, Transpose),
+    epilogue: Epilogue<'_>,
+    c: &mut DeviceMatrix,
+    mut params: GemmParams,
+    plan: GemmPlan,
+) -> Result<()> {
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
-    let (m, n) = (params.m as usize, params.n as usize);
-    match kernel.resolve_for(m, n, params.b_row_stride == 1, vec_operands(&params)) {
+    if plan.splits > 1 {
+        let model = plan::TileModel::of(plan.kernel).expect("checked: a tile kernel");
+        params.splits = plan.splits;
+        params.slices_per_split = model.slices_per_split(params.k as usize, plan.splits).expect("checked split") as u32;
+        (params.sem, params.ws) = gpu.split_buffers();
+    }
+    match plan.kernel {
         GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, (a, ta), (b, tb), ptrs, params),
-        GemmKernel::WarpTiledWide => launch_wide(gpu, ptrs, params),
         k => launch_f32(gpu, k, ptrs, params),
     }
 }
@@ -438,6 +489,16 @@ pub fn gemm_bf16_with(
         Bf16Kernel::MmaLdmatrix | Bf16Kernel::Auto => (&km::GEMM_MMA_BF16_LDM, km::BF16_LDM_SHARED),
         Bf16Kernel::Wgmma => {
             let wg = WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16 };
+            let model = plan::TileModel::WGMMA_BF16;
+            let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+            let (splits, _) = model.best_splits(m, n, k, gpu.info().multiprocessors as usize);
+            let params = if splits > 1 {
+                let per = model.slices_per_split(k, splits).expect("best_splits returns a valid split") as u32;
+                let (sem, ws) = gpu.split_buffers();
+                GemmParams { splits, slices_per_split: per, sem, ws, ..params }
+            } else {
+                params
+            };
             return launch_wgmma(gpu, "gemm_bf16", wgmma_info, wg, c.device_ptr(), bias_ptr, params);
         }
     };
@@ -471,7 +532,8 @@ fn launch_wgmma(gpu: &Gpu, op: &'static str, info: &'static kernels::KernelInfo,
     };
     let map_a = map(&x.a, x.a_mn, km::WG_BM)?;
     let map_b = map(&x.b, x.b_mn, km::WG_BN)?;
-    let cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::WG_BM, km::WG_BN), km::WG_THREADS, km::WG_SHARED)?;
+    let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::WG_BM, km::WG_BN), km::WG_THREADS, km::WG_SHARED)?;
+    cfg.grid.z = params.splits;
     let mut args = kernel_args![map_a, map_b, c, bias, params];
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
     // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were
@@ -516,5 +578,9 @@ fn gemm_params(
         beta: epilogue.beta,
         act: epilogue.act as u32,
         has_bias: u32::from(epilogue.bias.is_some()),
+        splits: 1,
+        slices_per_split: 0,
+        sem: 0,
+        ws: 0,
     }))
 }
