@@ -102,6 +102,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_TILE64X128_F32,
     matmul::GEMM_WIDE_F32,
     matmul::GEMM_WARPDOT_F32,
+    matmul::GEMM_ROWDOT_F32,
     matmul::GEMM_MMA_TF32,
     matmul::GEMM_MMA_TF32_BK64,
     matmul::GEMM_MMA_BF16,

@@ -1,4 +1,5 @@
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
+use host::ops::matmul::plan::TileModel;
 use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_with_plan, matmul, matmul_into};
 use host::DeviceVector;
 use integration_tests::assert_close;
@@ -138,19 +139,56 @@ pub fn register(s: &mut Suite) {
     }
     // Split-K in every tile kernel and layout: edge tiles in m and n, a ragged last k-slice
     // (k = 1004: 62 full 16-deep slices and 12 left, 125 8-deep slices and 4 left), split 2, 3
-    // and 7 ways; with α, β·C, bias and tanh (only the last split applies them) and overwriting
-    // a poisoned C; a tiny m (the weight gradient of a 10-wide layer) and an exact tile.
+    // and 7 ways; with α, β·C, bias and tanh (only the last block applies them) and overwriting
+    // a poisoned C; a tiny m (the weight gradient of a 10-wide layer), an exact tile, and odd
+    // sizes whose strides rule out 16-byte loads (the guarded main loop; the wide kernel
+    // refuses them with `InvalidArgument`).
     for kernel in [GemmKernel::Tile64, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::WarpTiledFast, GemmKernel::WarpTiledWide] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-            for &(m, k, n) in &[(132, 1004, 260), (12, 1024, 516), (128, 512, 256)] {
+            for &(m, k, n) in &[(132, 1004, 260), (12, 1024, 516), (128, 512, 256), (10, 1001, 130), (131, 250, 9)] {
                 for splits in [1, 2, 3, 7] {
                     s.gpu(format!("gemm::{kernel:?}::split{splits}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                         let tol = GemmTol::of(kernel);
+                        if TileModel::of(kernel).is_some_and(|t| t.cost(m, n, k, splits, 1).is_none()) {
+                            let a = gpu(DeviceMatrix::zeros(g, if ta { k } else { m }, if ta { m } else { k }))?;
+                            let b = gpu(DeviceMatrix::zeros(g, if tb { n } else { k }, if tb { k } else { n }))?;
+                            let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                            let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+                            let got = gemm_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, GemmPlan { kernel, splits });
+                            return expect_err("splits shorter than 4 slices", got, |e| matches!(e, Error::InvalidArgument { .. }));
+                        }
+                        let strides = [if ta { m } else { k }, if tb { k } else { n }];
+                        if kernel == GemmKernel::WarpTiledWide && strides.iter().chain([&m, &n]).any(|d| d % 4 != 0) {
+                            let a = gpu(DeviceMatrix::zeros(g, if ta { k } else { m }, if ta { m } else { k }))?;
+                            let b = gpu(DeviceMatrix::zeros(g, if tb { n } else { k }, if tb { k } else { n }))?;
+                            let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                            let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+                            let got = gemm_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, GemmPlan { kernel, splits });
+                            return expect_err("wide kernel without 16-byte loads", got, |e| matches!(e, Error::InvalidArgument { .. }));
+                        }
                         check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
                         check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
                     });
                 }
             }
+        }
+    }
+    // The skinny kernel in every layout: n ≤ 16, one warp per row (split as planned, and
+    // forced to 2 and 5 splits).
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for &(m, k, n) in &[(300, 1000, 10), (33, 7, 16), (1, 5, 1), (1029, 4096, 3)] {
+            s.gpu(format!("gemm::RowDot::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                let tol = GemmTol::of(GemmKernel::RowDot);
+                check_gemm(g, rng, GemmKernel::RowDot, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                check_gemm(g, rng, GemmKernel::RowDot, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+            });
+        }
+        for splits in [Some(2), Some(5)] {
+            s.gpu(format!("gemm::RowDot::split{}::ta{}_tb{}::40x5000x10", splits.unwrap_or(1), ta as u8, tb as u8), move |g, rng| {
+                let tol = GemmTol::of(GemmKernel::RowDot);
+                check_gemm_split(g, rng, GemmKernel::RowDot, splits, (40, 5000, 10), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                check_gemm_split(g, rng, GemmKernel::RowDot, splits, (40, 5000, 10), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+            });
         }
     }
     s.gpu("gemm::Tf32Wgmma::split::ta0_tb1", |g, rng| {
@@ -177,8 +215,13 @@ pub fn register(s: &mut Suite) {
         bad("17 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 17 }))?;
         bad("splits shorter than 4 slices", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 2 }))?;
         bad("a kernel without split-K", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::WarpTiled, splits: 2 }))?;
-        bad("no 16-byte loads", gemm_with_plan(g, &a, no, &odd, no, e, &mut c63, GemmPlan { kernel: GemmKernel::Tile64, splits: 1 }))?;
-        let _ = yes;
+        bad("the wide kernel without 16-byte loads", gemm_with_plan(g, &a, no, &odd, no, e, &mut c63, GemmPlan { kernel: GemmKernel::WarpTiledWide, splits: 1 }))?;
+        let wide = gpu(DeviceMatrix::zeros(g, 64, 17))?;
+        let mut c17 = gpu(DeviceMatrix::zeros(g, 64, 17))?;
+        bad("RowDot with 17 columns", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::RowDot))?;
+        let w10 = gpu(DeviceMatrix::zeros(g, 10, 64))?;
+        let mut c10 = gpu(DeviceMatrix::zeros(g, 64, 10))?;
+        bad("RowDot split 2 ways over one 128-deep slice", gemm_with_plan(g, &a, no, &w10, yes, e, &mut c10, GemmPlan { kernel: GemmKernel::RowDot, splits: 2 }))?;
         Ok(())
     });
     s.gpu("gemm::shape_errors", |g, _| {

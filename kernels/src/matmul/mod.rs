@@ -13,16 +13,21 @@
 //! | `simt.rs` | `gemm_vec4_f32` | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |
 //! | `simt.rs` | `gemm_db_f32` | + two shared-memory stages (next tile prefetched into registers) |
 //! | `simt.rs` | `gemm_warptile_f32` | + warp tiling (conflict-free shared reads) |
-//! | `simt.rs` | `gemm_warptile_fast_f32` | + an interior fast path specialized per layout, two blocks per SM: the FP32 default up to 2²³ outputs |
-//! | `simt_wide.rs` | `gemm_wide_f32` | 8×16 outputs per thread on 128×256 tiles, one block per SM, whole tiles only: the FP32 default from 2²³ outputs |
+//! | `simt.rs` | `gemm_warptile_fast_f32` | + unguarded loads specialized per layout (edge tiles read clamped rows), split-K |
+//! | `simt_wide.rs` | `gemm_wide_f32` | 8×16 outputs per thread on 128×256 tiles, one block per SM, split-K |
 //! | `mma_tf32.rs` | `gemm_mma_tf32` | TF32 tensor cores (`mma.sync.m16n8k8`), f32 accumulation, 3-stage `cp.async` pipeline |
 //! | `mma_tf32.rs` | `gemm_mma_tf32_bk64` | the same with 64 k per stage |
 //! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
 //! | `mma_bf16.rs` | `gemm_mma_bf16_ldm` | the same with 64 k per stage and `ldmatrix` fragment loads |
 //! | `warpdot.rs` | `gemm_warpdot_f32` | a few rows of C (batch-1 layers): a warp per column, lanes split k |
+//! | `skinny.rs` | `gemm_rowdot_f32` | n ≤ 16: a warp per row of C, lanes split k, split-K |
+//! | `simt.rs` | `gemm_tile64_f32`, `gemm_tile128x64_f32`, `gemm_tile64x128_f32` | the fast 8×8 body on smaller tiles, for outputs with few large tiles |
 //! | `wgmma.rs` | `gemm_wgmma_bf16_*`, `gemm_wgmma_tf32_kk` | Hopper: TMA copies into a 4-stage ring of transaction barriers, warp-specialized, `wgmma.mma_async` 64×256 per consumer warpgroup (sm_90a) |
 //!
-//! `pipeline.rs` holds the tensor-core kernels' shared `cp.async` pipeline and mma loop; `common.rs`
+//! `GemmKernel::Auto` on the host picks among the tile kernels and split-K counts with a cost
+//! model (`host::ops::matmul::plan`). `split.rs` holds split-K (partial tiles added in z order
+//! by the last block of a tile). `pipeline.rs` holds the tensor-core kernels' shared `cp.async`
+//! pipeline and mma loop; `common.rs`
 //! the SIMT kernels' operand loaders and the mma/convert instructions; `hopper.rs` the sm_90a
 //! barrier, TMA and wgmma wrappers. Measured speeds: docs/perf.md.
 
@@ -37,6 +42,7 @@ mod naive;
 mod pipeline;
 mod simt;
 mod simt_wide;
+mod skinny;
 mod split;
 mod tiled;
 mod warpdot;
@@ -49,6 +55,7 @@ pub use naive::*;
 pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS};
 pub use simt::*;
 pub use simt_wide::*;
+pub use skinny::*;
 pub use split::*;
 pub use tiled::*;
 pub use warpdot::*;

@@ -291,14 +291,66 @@ unsafe fn tile_mainloop<
     }
 }
 
+/// [`tile_mainloop`] for operands that rule out 16-byte loads (a row stride or m, n not a
+/// multiple of 4): every load bounds-checked, one element at a time where needed, the layout
+/// read at run time; all slices `first..end`, ragged k included (loads past k read zeros).
+///
+/// # Safety
+/// As [`tile_mainloop`], without the layout and alignment conditions.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn tile_mainloop_guarded<const BM: usize, const BN: usize, const NT: usize, const QA: usize, const QB: usize, const LDA_: usize, const LDB_: usize>(
+    opa: &Operand,
+    opb: &Operand,
+    (m0, n0): (usize, usize),
+    (first, end): (usize, usize),
+    (row_q, col_q): ([usize; 2], [usize; 2]),
+    acc: &mut [[f32; 8]; 8],
+) {
+    const BK: usize = SIMT_BK;
+    let (la, st) = (BK * LDA_, BK * (LDA_ + LDB_));
+    let tid = thread::thread_idx_x() as usize;
+    let smem = crate::shared::dynamic_shared::<f32>();
+    if first >= end {
+        return;
+    }
+    // SAFETY (whole body): the loader bounds-checks every element against m, n and k; shared
+    // accesses stay inside the two stages the launch provides.
+    unsafe {
+        let mut ra = opa.load_tile::<BM, BK, NT, QA>(m0, first * BK, tid);
+        let mut rb = opb.load_tile::<BN, BK, NT, QB>(n0, first * BK, tid);
+        opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, smem, tid);
+        opb.store_kmajor::<BN, BK, NT, QB, LDB_>(&rb, smem.add(la), tid);
+        thread::sync_threads();
+        for t in 0..end - first {
+            let more = first + t + 1 < end;
+            if more {
+                let k0 = (first + t + 1) * BK;
+                ra = opa.load_tile::<BM, BK, NT, QA>(m0, k0, tid);
+                rb = opb.load_tile::<BN, BK, NT, QB>(n0, k0, tid);
+            }
+            let sa = smem.add((t % 2) * st);
+            slice_fma::<true, LDA_, LDB_>(sa, sa.add(la), row_q, col_q, acc);
+            if more {
+                let s = smem.add(((t + 1) % 2) * st);
+                opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, s, tid);
+                opb.store_kmajor::<BN, BK, NT, QB, LDB_>(&rb, s.add(la), tid);
+                thread::sync_threads();
+            }
+        }
+    }
+}
+
 /// A BM×BN tile kernel (see [`tile_mainloop`]): the main loop specialized for the operands'
 /// layouts, then, shared by all layouts, the ragged last k-slice through the guarded loader and
 /// the epilogue (split-K turn-taking around it). Code outside the layout-specialized loop is
 /// emitted once, not four times.
 ///
+/// Operands that rule out 16-byte loads run [`tile_mainloop_guarded`] instead (every tile,
+/// any k, split-K alike).
+///
 /// # Safety
-/// As [`tile_mainloop`], except the layouts, which this picks; traps when an operand rules out
-/// 16-byte loads (the host runs `gemm_warptile_f32` then).
+/// As [`tile_mainloop`], except the layouts and alignment, which this checks.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 unsafe fn tile_kernel<const BM: usize, const BN: usize, const NT: usize, const QA: usize, const QB: usize, const LDA_: usize, const LDB_: usize>(
@@ -312,10 +364,6 @@ unsafe fn tile_kernel<const BM: usize, const BN: usize, const NT: usize, const Q
     const { assert!(QA * 4 * NT == BM * BK && QB * 4 * NT == BN * BK && QA <= 4 && QB <= 4) };
     const { assert!(LDA_ == BM + SIMT_PAD && LDB_ == BN + SIMT_PAD && NT == (BM / 32) * (BN / 64) * 32) };
     let (opa, opb) = (Operand::a(a, p), Operand::b(b, p));
-    if !(opa.vec_ok() && opb.vec_ok()) {
-        // SAFETY: aborts the launch; the host sees the error.
-        unsafe { core::arch::nvptx::trap() }
-    }
     let tid = thread::thread_idx_x() as usize;
     let (tile_m, tile_n) = (thread::block_idx_y() as usize, thread::block_idx_x() as usize);
     let origin = (tile_m * BM, tile_n * BN);
@@ -326,18 +374,20 @@ unsafe fn tile_kernel<const BM: usize, const BN: usize, const NT: usize, const Q
     let full_end = if end < k / BK { end } else { k / BK };
     let range = (first, full_end);
     let mut acc = [[0.0f32; 8]; 8];
-    // SAFETY: forwarded; the main loop's conditions were just checked.
+    let vec = opa.vec_ok() && opb.vec_ok();
+    // SAFETY: forwarded; the specialized loop runs only on operands that allow it.
     unsafe {
-        match (opa.k_contig, opb.k_contig) {
-            (true, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, true>(&opa, &opb, origin, range, map, &mut acc),
-            (true, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, false>(&opa, &opb, origin, range, map, &mut acc),
-            (false, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, true>(&opa, &opb, origin, range, map, &mut acc),
-            (false, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, false>(&opa, &opb, origin, range, map, &mut acc),
+        match (vec, opa.k_contig, opb.k_contig) {
+            (false, ..) => tile_mainloop_guarded::<BM, BN, NT, QA, QB, LDA_, LDB_>(&opa, &opb, origin, (first, end), map, &mut acc),
+            (true, true, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, true>(&opa, &opb, origin, range, map, &mut acc),
+            (true, true, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, false>(&opa, &opb, origin, range, map, &mut acc),
+            (true, false, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, true>(&opa, &opb, origin, range, map, &mut acc),
+            (true, false, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, false>(&opa, &opb, origin, range, map, &mut acc),
         }
     }
     let smem = crate::shared::dynamic_shared::<f32>();
     let (la, st) = (BK * LDA_, BK * (LDA_ + LDB_));
-    if full_end < end {
+    if vec && full_end < end {
         // The ragged last slice, peeled so the main loop has no guarded loads. Its stage was
         // last read two slices ago, before that slice's barrier (or never).
         let done = full_end.saturating_sub(first);
@@ -425,8 +475,8 @@ pub unsafe fn gemm_warptile_f32(a: *const f32, b: *const f32, c: *mut f32, bias:
 /// per-quad bounds, alignment or layout branches in the hot loop; edge tiles read clamped rows,
 /// a ragged k-slice is peeled), and split-K (`p.splits` blocks along z per tile). One block per
 /// multiprocessor: under a 128-register cap for two (its earlier launch bounds) ptxas spilled
-/// 64 bytes once edge tiles and split-K ran in the same kernel. Needs operands that allow
-/// 16-byte loads (else it traps: the host runs `gemm_warptile_f32`).
+/// 64 bytes once edge tiles and split-K ran in the same kernel. Operands that rule out 16-byte
+/// loads take a guarded main loop in the same kernel.
 ///
 /// # Safety
 /// As `gemm_warptile_f32`; grid (⌈n/128⌉, ⌈m/128⌉, `p.splits`), and with split-K `p.sem` holds

@@ -135,12 +135,16 @@ pub enum GemmKernel {
     /// 16-byte loads run `WarpTiledFast` throughout. The FP32 default from 2²³ outputs.
     WarpTiledWide,
     /// `WarpTiledFast` on 64×64 tiles of 64 threads, four blocks per multiprocessor: outputs
-    /// with few larger tiles. Split-K like every tile kernel.
+    /// with few larger tiles. Split-K like every tile kernel; operands without 16-byte loads
+    /// run a guarded main loop (as in `WarpTiledFast`, `Tile128x64` and `Tile64x128`).
     Tile64,
     /// `WarpTiledFast` on 128×64 tiles of 128 threads.
     Tile128x64,
     /// `WarpTiledFast` on 64×128 tiles of 128 threads.
     Tile64x128,
+    /// n ≤ 16 (a narrow output layer's x·Wᵀ): one warp per row of C, lanes splitting k,
+    /// split-K. Other shapes are an `InvalidArgument`.
+    RowDot,
     /// TF32 tensor cores (`mma.sync`), f32 accumulation: inputs rounded to TF32 (about 1e-3
     /// relative error per product).
     Tf32,
@@ -182,26 +186,30 @@ impl GemmKernel {
     /// `wgmma` or not): `Auto` and `Tf32Auto` resolve to a concrete kernel, and every tile
     /// kernel gets the split-K count of the cost model ([`plan`]). Up to [`WARPDOT_MAX_ROWS`]
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
-    /// column, reading W once. Operands without 16-byte loads (a row stride not a multiple of
-    /// 4) run `WarpTiled`, the fastest kernel with guarded loads (on an H100 at 4096×4095×4096
-    /// the fast kernels' guarded path was 12 % slower than it).
+    /// column, reading W once. Products of at most [`AUTO_SMEM_MAX_FMAS`] multiply-adds run
+    /// the 32×32 shared-memory tiles, whose launch costs least. Up to 16 columns with a
+    /// k-contiguous op(A) (a narrow output layer's x·Wᵀ) and at most
+    /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor run one warp per row
+    /// ([`GemmKernel::RowDot`]). Operands without 16-byte loads (a row stride, or m or n where
+    /// contiguous, not a multiple of 4) run the 8×8 tile kernels' guarded main loop, chosen
+    /// among those tiles by the same model.
     pub fn plan_for(self, p: &GemmParams, sms: usize, wgmma: bool) -> GemmPlan {
+        use kernels::matmul as km;
         let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
         match self {
             GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
-            GemmKernel::Auto if !vec_operands(p) => fixed(GemmKernel::WarpTiled),
+            GemmKernel::Auto if m.saturating_mul(n).saturating_mul(k) <= AUTO_SMEM_MAX_FMAS => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Auto if n <= km::SKINNY_MAX && m <= ROWDOT_MAX_ROWS_PER_SM * sms && p.a_col_stride == 1 => plan::rowdot(m, k, sms),
+            GemmKernel::RowDot => plan::rowdot(m, k, sms),
+            GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_wgmma_layout(p) => plan::choose_splits(GemmKernel::Tf32Wgmma, m, n, k, sms),
             GemmKernel::Tf32Auto => fixed(GemmKernel::Tf32),
-            kernel if plan::TileModel::of(kernel).is_some() && (kernel == GemmKernel::Tf32Wgmma || vec_operands(p)) => {
-                plan::choose_splits(kernel, m, n, k, sms)
-            }
-            // The SIMT tile kernels need 16-byte loads; `WarpTiled` is the same ladder step
-            // with guarded ones.
-            GemmKernel::WarpTiledFast | GemmKernel::WarpTiledWide | GemmKernel::Tile64 | GemmKernel::Tile128x64 | GemmKernel::Tile64x128 => {
-                fixed(GemmKernel::WarpTiled)
-            }
+            // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
+            // with a guarded path.
+            GemmKernel::WarpTiledWide if !vec_operands(p) => plan::choose_splits(GemmKernel::WarpTiledFast, m, n, k, sms),
+            kernel if plan::TileModel::of(kernel).is_some() => plan::choose_splits(kernel, m, n, k, sms),
             kernel => fixed(kernel),
         }
     }
@@ -236,6 +244,12 @@ impl GemmKernel {
             GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
             GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
+            GemmKernel::RowDot => {
+                let mut cfg = LaunchConfig::for_2d("gemm_rowdot_f32", 1, m.div_ceil(km::ROWDOT_WARPS as usize), (1, 1))?;
+                cfg.block = crate::launch::Dim3::x(32 * km::ROWDOT_WARPS);
+                cfg.grid.z = p.splits;
+                (&km::GEMM_ROWDOT_F32, cfg)
+            }
             GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
@@ -303,6 +317,18 @@ fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) ->
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 
+/// Multiply-adds (m·n·k) up to which `Auto` runs [`GemmKernel::SmemTiled`]: launch-bound
+/// products, where the tile kernels' longer prologue and epilogue cost more than their loop
+/// saves (the digits MLP, 64-128-64-10 at batch 32, took 5.4 ms per epoch on the tile kernels
+/// and 2.2 ms on these tiles, on an H100).
+pub const AUTO_SMEM_MAX_FMAS: usize = 1 << 20;
+
+/// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16: its
+/// m/8 blocks then leave room for split-K; it took 15-18 µs against the tile kernels' 25-42 µs
+/// at m = 32 to 512 (n = 10, k = 1024 and 4096), but 39 against 28 µs at m = 1024 and 308
+/// against 92 µs at m = 4096 (H100, `gemm_sweep`).
+pub const ROWDOT_MAX_ROWS_PER_SM: usize = 4;
+
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
 
@@ -333,6 +359,7 @@ pub fn gemm(
     };
     let info = gpu.info();
     let plan = kernel.plan_for(&params, info.multiprocessors as usize, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
+    check_plan(&params, plan)?;
     run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
 }
 
@@ -355,15 +382,21 @@ pub fn gemm_with_plan(
     let Some(params) = gemm_params("gemm", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
-    let invalid = |reason: String| Err(crate::Error::InvalidArgument { op: "gemm_with_plan", reason });
+    check_plan(&params, plan)?;
+    run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
+}
+
+/// Whether `plan` can run `params` (see [`gemm_with_plan`]).
+fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
+    let invalid = |reason: String| Err(crate::Error::InvalidArgument { op: "gemm", reason });
     if matches!(plan.kernel, GemmKernel::Auto | GemmKernel::Tf32Auto) {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     if plan.splits == 0 || plan.splits > plan::MAX_SPLITS {
         return invalid(format!("{} splits (1..={})", plan.splits, plan::MAX_SPLITS));
     }
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     if plan.splits > 1 {
-        let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
         let Some(model) = plan::TileModel::of(plan.kernel) else {
             return invalid(format!("{:?} has no split-K", plan.kernel));
         };
@@ -371,11 +404,13 @@ pub fn gemm_with_plan(
             return invalid(format!("{} splits of k = {k} for {m}×{n} with {:?}", plan.splits, plan.kernel));
         }
     }
-    let needs_vec = matches!(plan.kernel, GemmKernel::WarpTiledFast | GemmKernel::WarpTiledWide | GemmKernel::Tile64 | GemmKernel::Tile128x64 | GemmKernel::Tile64x128);
-    if needs_vec && !vec_operands(&params) {
+    if plan.kernel == GemmKernel::RowDot && n > kernels::matmul::SKINNY_MAX {
+        return invalid(format!("RowDot takes at most {} columns ({m}×{n})", kernels::matmul::SKINNY_MAX));
+    }
+    if plan.kernel == GemmKernel::WarpTiledWide && !vec_operands(params) {
         return invalid(format!("{:?} needs operands that allow 16-byte loads", plan.kernel));
     }
-    run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
+    Ok(())
 }
 
 /// Launches a checked plan.

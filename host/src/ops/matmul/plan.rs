@@ -7,14 +7,17 @@
 //! blocks   = ⌈m/BM⌉·⌈n/BN⌉ · splits            (split s multiplies k-slices s·per ..)
 //! L        = ⌈blocks / SMs⌉                     (blocks per multiprocessor, in turn or together)
 //! rate(L)  = eff · min(1, min(L, resident)·warps / 8)
-//! time     = L · (per·BK + K_FIXED)·BM·BN / rate(L)  +  (splits − 1)·SPLIT_COST·BM·BN / eff
+//! time     = L · (per·BK + K_FIXED / min(L, resident))·BM·BN / rate(L)
+//!            + (splits − 1)·SPLIT_COST·BM·BN / eff
 //! ```
 //!
 //! `eff` is the kernel's throughput per multiprocessor when it is full, relative to the
 //! fastest kernel of its precision; a multiprocessor needs about 8 warps in flight before it
 //! issues at full rate, so a lone 2-warp block runs at a quarter of it. `K_FIXED` is the
-//! per-block cost outside the main loop (prologue, epilogue) in k-steps, `SPLIT_COST` the
-//! serialized read-modify-write of a tile by each further split. The constants come from the
+//! per-block cost outside the main loop (prologue, epilogue) in k-steps, partly hidden when
+//! several blocks share a multiprocessor (4096×4096×16: one wide block per SM took 85 µs, two
+//! 128×64 blocks per SM 65 µs); `SPLIT_COST` the round trip of a partial tile through the
+//! workspace. The constants come from the
 //! shape sweep (`cargo bench -p benches --bench gemm_sweep`, docs/gemm-sweep.md): what they
 //! encode is general (waves, occupancy, fixed costs), so shapes outside the sweep follow the
 //! same reasoning.
@@ -41,8 +44,9 @@ const MIN_SLICES_PER_SPLIT: usize = 4;
 
 /// Warps a multiprocessor needs in flight to issue at its full rate.
 const SAT_WARPS: f64 = 8.0;
-/// Per-block cost outside the main loop, in k-steps.
-const K_FIXED: f64 = 48.0;
+/// Per-block cost outside the main loop, in k-steps (fitted to the sweep's k ≤ 64 products on
+/// an H100, where it dominates).
+const K_FIXED: f64 = 96.0;
 /// Cost of each further split of a tile, in k-steps of that tile: its partial tile goes to the
 /// workspace and comes back in the last block's sum (8 bytes per output; a 128×256 tile at a
 /// multiprocessor's share of DRAM bandwidth takes about as long as 64 k-steps).
@@ -78,6 +82,9 @@ impl TileModel {
             GemmKernel::Tile64x128 => t(64, 128, 16, 2, 4, 0.85),
             GemmKernel::Tile64 => t(64, 64, 16, 4, 2, 0.75),
             GemmKernel::Tf32Wgmma => t(128, 256, 32, 1, 8, 1.0),
+            // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
+            // workspace only (see `rowdot`).
+            GemmKernel::RowDot => t(8, 16 * 32, 128, 2, 8, 0.25),
             _ => None,
         }
     }
@@ -108,7 +115,8 @@ impl TileModel {
         let together = load.min(self.resident) as f64;
         let rate = self.eff * (together * self.warps as f64 / SAT_WARPS).min(1.0);
         let area = (self.bm * self.bn) as f64;
-        let main = load as f64 * ((per * self.bk) as f64 + K_FIXED) * area / rate;
+        // Blocks resident together hide part of each other's prologue and epilogue.
+        let main = load as f64 * ((per * self.bk) as f64 + K_FIXED / together) * area / rate;
         Some(main + f64::from(splits - 1) * SPLIT_COST * area / self.eff)
     }
 }
@@ -151,6 +159,21 @@ pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) 
 pub fn choose_splits(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
     choose(&[kernel], m, n, k, sms)
 }
+
+/// [`GemmKernel::RowDot`] (n ≤ 16): latency-bound, so the rule is occupancy, not the cost
+/// model: split k until there are about two blocks per multiprocessor, each split at least 4
+/// slices (512 k) long.
+pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
+    let model = TileModel::of(GemmKernel::RowDot).expect("a tile model");
+    let want = (2 * sms).div_ceil(m.div_ceil(model.bm).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
+    // The model's tile is the kernel's block (8 rows × 16 values × 32 lanes), so `cost` checks
+    // the split's length and workspace.
+    let splits = (1..=want).rev().find(|&s| model.cost(m, 1, k, s, sms).is_some()).unwrap_or(1);
+    GemmPlan { kernel: GemmKernel::RowDot, splits }
+}
+
+/// The FP32 tile kernels with a guarded main loop, for operands that rule out 16-byte loads.
+pub const F32_GUARDED_TILES: [GemmKernel; 4] = [GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
 
 /// The FP32 tile kernels `GemmKernel::Auto` chooses among, largest tile first.
 pub const F32_TILES: [GemmKernel; 5] =

@@ -1,0 +1,103 @@
+//! GEMM with few columns (n ≤ 16): the forward product of a narrow output layer (the MLP's
+//! B×10×1024). A 64×64 tile leaves most of its lanes idle there, and split over k it spent most
+//! of its time adding partial tiles (256×10×1024: 28 µs on an H100, against cuBLAS's 7 µs).
+//! `gemm_rowdot_f32` gives every lane useful work instead: one warp per row of C; its lanes
+//! split k and keep the n dot products of that row, summed with shuffles at the end; split-K
+//! over z when there are few rows. A k-contiguous A (x·Wᵀ) is read once, coalesced.
+//!
+//! Its twin for few rows (a thread per column of C, split-K) was measured and dropped: the tile
+//! kernels beat it on every weight-gradient shape of the sweep (10×1024×4096: 113 against
+//! 48 µs).
+
+use super::GemmParams;
+use crate::kernel;
+#[cfg(target_arch = "nvptx64")]
+use {
+    super::{
+        common::fma,
+        gemm_epilogue,
+        split::{split_index, split_range, split_reduce, sync_threads_or},
+    },
+    crate::{reduce::warp_sum, thread},
+};
+
+/// Most columns of C (`gemm_rowdot_f32`).
+pub const SKINNY_MAX: usize = 16;
+/// Warps (rows of C) per block of `gemm_rowdot_f32`.
+pub const ROWDOT_WARPS: u32 = 8;
+/// k per split-K slice of `gemm_rowdot_f32` (one pass of its 32 lanes × 4 steps).
+pub const ROWDOT_BK: usize = 128;
+
+/// C = act(α·op(A)·op(B) + bias + β·C) for n ≤ 16: one warp per row of C, split-K over z.
+///
+/// # Safety
+/// As `gemm_warpdot_f32`, with n ≤ `SKINNY_MAX`. Launch: block 32·`ROWDOT_WARPS`, grid
+/// (⌈m/ROWDOT_WARPS⌉, 1, `p.splits`) with `p.slices_per_split` counted in `ROWDOT_BK` slices;
+/// with split-K a counter per block and a workspace of ⌈m/8⌉·splits·16·256 floats.
+///
+/// # Thread mapping
+/// Warp w of block (x, 0, z) → row x·8 + w; lane l sums k = l + 32i of split z's range for
+/// every column.
+#[kernel(max_threads = 256, min_blocks = 2)]
+pub unsafe fn gemm_rowdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let tid = thread::thread_idx_x() as usize;
+    let lane = thread::lane_id() as usize;
+    let row = thread::block_idx_x() as usize * ROWDOT_WARPS as usize + thread::warp_id() as usize;
+    let z = split_index(&p);
+    let (first, end) = split_range(&p, z, k.div_ceil(ROWDOT_BK).max(1));
+    let kend = if end * ROWDOT_BK < k { end * ROWDOT_BK } else { k };
+    let (ars, acs) = (p.a_row_stride as usize, p.a_col_stride as usize);
+    let (brs, bcs) = (p.b_row_stride as usize, p.b_col_stride as usize);
+    // Rows past m read row m − 1 (their sums are never stored), so every warp takes part in
+    // the split-K barriers.
+    let arow = a.wrapping_add((if row < m { row } else { m - 1 }) * ars);
+    let mut acc = [[0f32; SKINNY_MAX]; 1];
+    // Four k-steps per pass with every load of the pass issued first and unguarded (the
+    // guarded loads of a first version were issued one after the other: 256×10×4096 took
+    // 148 µs); the tail is guarded.
+    let mut q = first * ROWDOT_BK + lane;
+    while q + 96 < kend {
+        // SAFETY: q + 96 < k, the row is inside A, columns below n inside B.
+        unsafe {
+            let av = [*arow.add(q * acs), *arow.add((q + 32) * acs), *arow.add((q + 64) * acs), *arow.add((q + 96) * acs)];
+            unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                if j < n {
+                    unroll!(u in [0, 1, 2, 3] {
+                        acc[0][j] = fma(av[u], *b.add((q + 32 * u) * brs + j * bcs), acc[0][j]);
+                    });
+                }
+            });
+        }
+        q += 128;
+    }
+    while q < kend {
+        // SAFETY: q < k, as above.
+        unsafe {
+            let av = *arow.add(q * acs);
+            unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                if j < n {
+                    acc[0][j] = fma(av, *b.add(q * brs + j * bcs), acc[0][j]);
+                }
+            });
+        }
+        q += 32;
+    }
+    // SAFETY: the split-K counters and workspace are the host's (forwarded).
+    if !unsafe { split_reduce(&p, thread::block_idx_x() as usize, z, &mut acc, (tid, 32 * ROWDOT_WARPS as usize), sync_threads_or) } {
+        return;
+    }
+    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+        if j < n {
+            acc[0][j] = warp_sum(acc[0][j]);
+        }
+    });
+    if lane == 0 && row < m {
+        unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+            if j < n {
+                // SAFETY: (row, j) is inside C.
+                unsafe { gemm_epilogue(c, bias, &p, row, j, acc[0][j]) };
+            }
+        });
+    }
+}
