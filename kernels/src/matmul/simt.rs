@@ -12,10 +12,13 @@
 //! - `gemm_warptile_f32`: threads mapped onto warp tiles (each warp owns 32×64 of C, its
 //!   lanes 4×8 with 4×4 sub-blocks 16 rows / 32 columns apart), so a warp's 16-byte shared reads
 //!   are broadcasts or cover 128 contiguous bytes: no bank conflicts.
-//! - `gemm_warptile_fast_f32` (the FP32 default up to 2²³ outputs, and the edge strips of
-//!   `gemm_wide_f32`; two blocks per multiprocessor): blocks whose tile lies inside C run the hot loop specialized for the
-//!   operands' layouts, with unguarded 16-byte loads (the per-quad bounds/alignment branches were
-//!   ~460 of the warp-tiled loop's ~1640 instructions per slice; now ~1140, 1024 of them FFMA).
+//! - `gemm_warptile_fast_f32` and its smaller-tile twins `gemm_tile64_f32`,
+//!   `gemm_tile128x64_f32`, `gemm_tile64x128_f32`: the hot loop specialized for the operands'
+//!   layouts, with unguarded 16-byte loads (the per-quad bounds/alignment branches were ~460 of
+//!   the warp-tiled loop's ~1640 instructions per slice; now ~1140, 1024 of them FFMA); edge
+//!   tiles read clamped rows; split-K over gridDim.z (`split.rs`); operands without 16-byte
+//!   loads take a guarded loop in the same kernel. `GemmKernel::Auto` picks among them
+//!   (`host::ops::matmul::plan`).
 
 use super::GemmParams;
 use crate::kernel;
