@@ -64,6 +64,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use host::bench::random_f32;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::nn::graph::CudaGraph;
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
@@ -379,19 +380,6 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// Deterministic uniform values in [-1, 1) (xorshift), fast enough for 8192² inputs.
-fn random(seed: u64, n: usize) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 40) as f32) / (1u64 << 23) as f32 - 1.0
-        })
-        .collect()
 }
 
 /// A seed from the clock, small enough to type back in.
@@ -926,8 +914,8 @@ impl Sweep<'_> {
         let (br, bc) = shape.b_stored();
         let x = HostInputs {
             shape,
-            a: random(case_seed, ar * ac),
-            b: random(case_seed ^ 0x5555_5555, br * bc),
+            a: random_f32(case_seed, ar * ac, -1.0, 1.0),
+            b: random_f32(case_seed ^ 0x5555_5555, br * bc, -1.0, 1.0),
         };
         let (ta, tb) = shape.layout.transposes();
         let what = |p: Precision| {

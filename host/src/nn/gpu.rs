@@ -359,23 +359,42 @@ impl Trainer {
         softmax::softmax_cross_entropy(gpu, self.out.logits(), &self.labels, scale, &mut self.dz[nl - 1], &mut self.row_loss)?;
         reduce::sum_scaled_accumulate(gpu, &self.row_loss, &mut self.loss_sum, scale)?;
         reduce::col_sum(gpu, &self.dz[nl - 1], &mut self.db[nl - 1])?;
+        // Plain SGD (no momentum, no weight decay) updates each W inside its weight-gradient
+        // GEMM: W = W + (−lr)·dZᵀ·x (β = 1), the same two roundings as `sgd_update`'s
+        // w − lr·g, so the same bits, with one launch and one pass over dW fewer per layer.
+        let fused = match self.opt {
+            Optimizer::Sgd(hp) if hp.momentum == 0.0 && hp.weight_decay == 0.0 => Some(hp.lr),
+            _ => None,
+        };
         for l in (0..nl).rev() {
-            let layer = &self.mlp.layers[l];
             let input = if l == 0 { &self.x } else { &self.out.ys[l - 1] };
-            layer.weight_grad(gpu, &self.dz[l], input, &mut self.dw[l])?;
             if l > 0 {
+                // Before this layer's W changes.
                 let (lower, upper) = self.dz.split_at_mut(l);
-                layer.input_grad(gpu, &upper[0], &mut lower[l - 1])?;
+                self.mlp.layers[l].input_grad(gpu, &upper[0], &mut lower[l - 1])?;
                 reduce::act_backward_col_sum(gpu, &mut lower[l - 1], &self.out.ys[l - 1], self.mlp.layers[l - 1].act, &mut self.db[l - 1])?;
             }
+            match fused {
+                Some(lr) => {
+                    let layer = &mut self.mlp.layers[l];
+                    let update = Epilogue { alpha: -lr, beta: 1.0, ..Epilogue::default() };
+                    gemm(gpu, &self.dz[l], Transpose::Yes, input, Transpose::No, update, &mut layer.w, GemmKernel::Auto)?;
+                }
+                None => self.mlp.layers[l].weight_grad(gpu, &self.dz[l], input, &mut self.dw[l])?,
+            }
         }
-        optim::count_step(gpu, &mut self.steps)?;
+        if matches!(self.opt, Optimizer::Adam(_)) {
+            // The step number t (Adam's bias correction reads it on the device).
+            optim::count_step(gpu, &mut self.steps)?;
+        }
         for l in 0..nl {
             let layer = &mut self.mlp.layers[l];
             let st = &mut self.state[l];
             match self.opt {
                 Optimizer::Sgd(hp) => {
-                    optim::sgd_step(gpu, &mut layer.w, &self.dw[l], st.w[0].as_mut(), hp)?;
+                    if fused.is_none() {
+                        optim::sgd_step(gpu, &mut layer.w, &self.dw[l], st.w[0].as_mut(), hp)?;
+                    }
                     optim::sgd_step(gpu, &mut layer.b, &self.db[l], st.b[0].as_mut(), hp)?;
                 }
                 Optimizer::Adam(hp) => {

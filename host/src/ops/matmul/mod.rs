@@ -359,7 +359,6 @@ pub fn gemm(
     };
     let info = gpu.info();
     let plan = kernel.plan_for(&params, info.multiprocessors as usize, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
-    check_plan(&params, plan)?;
     run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
 }
 
@@ -382,7 +381,6 @@ pub fn gemm_with_plan(
     let Some(params) = gemm_params("gemm", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
-    check_plan(&params, plan)?;
     run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
 }
 
@@ -413,7 +411,7 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     Ok(())
 }
 
-/// Launches a checked plan.
+/// Checks a plan ([`check_plan`]) and launches it.
 fn run_plan(
     gpu: &Gpu,
     (a, ta): (&DeviceMatrix, Transpose),
@@ -423,6 +421,7 @@ fn run_plan(
     mut params: GemmParams,
     plan: GemmPlan,
 ) -> Result<()> {
+    check_plan(&params, plan)?;
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
     if plan.splits > 1 {
