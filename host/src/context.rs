@@ -50,6 +50,9 @@ pub struct Gpu {
     /// One set per stream, so GEMMs on different streams never share them.
     split_counters: Option<crate::buffer::DeviceVector<u32>>,
     split_workspace: Option<crate::buffer::DeviceVector<f32>>,
+    /// Operands staged k-contiguous for TF32 `wgmma`, grown on demand. A buffer outgrown is
+    /// kept (freeing it would wait for the device, which a CUDA graph capture forbids).
+    staging: std::sync::Mutex<Vec<crate::buffer::DeviceVector<f32>>>,
     shared: Arc<Shared>,
 }
 
@@ -127,14 +130,14 @@ impl Gpu {
         };
         let module = KernelModule::load(&ptx, &arch)?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Gpu { stream, split_counters: None, split_workspace: None, shared: Arc::new(Shared { module, info, context }) }.with_split_counters()
+        Gpu { stream, split_counters: None, split_workspace: None, staging: Default::default(), shared: Arc::new(Shared { module, info, context }) }.with_split_counters()
     }
 
     /// A new handle on the same device and kernels with its own stream, for another thread.
     pub fn fork_stream(&self) -> Result<Gpu> {
         self.bind()?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Gpu { stream, split_counters: None, split_workspace: None, shared: Arc::clone(&self.shared) }.with_split_counters()
+        Gpu { stream, split_counters: None, split_workspace: None, staging: Default::default(), shared: Arc::clone(&self.shared) }.with_split_counters()
     }
 
     /// Allocates this stream's split-K counters (zeroed) and workspace, at creation, so that a
@@ -144,6 +147,21 @@ impl Gpu {
         self.split_workspace = Some(crate::buffer::DeviceVector::uninit(&self, SPLIT_WORKSPACE)?);
         self.synchronize()?;
         Ok(self)
+    }
+
+    /// Device address of a staging buffer of at least `floats` floats (stream-ordered use: the
+    /// next op on this stream may overwrite it).
+    pub(crate) fn staging_buffer(&self, floats: usize) -> Result<u64> {
+        let mut bufs = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = bufs.last()
+            && b.len() >= floats
+        {
+            return Ok(b.device_ptr());
+        }
+        let b = crate::buffer::DeviceVector::uninit(self, floats.next_power_of_two())?;
+        let ptr = b.device_ptr();
+        bufs.push(b);
+        Ok(ptr)
     }
 
     /// Device addresses of this stream's [`SPLIT_COUNTERS`] split-K counters and its

@@ -112,6 +112,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WGMMA_BF16_MK,
     matmul::GEMM_WGMMA_BF16_MN,
     matmul::GEMM_WGMMA_TF32_KK,
+    matmul::GEMM_STAGE_KMAJOR_F32,
     dense::DENSE_NAIVE_F32,
     softmax::SOFTMAX_XENT_F32,
     softmax::ARGMAX_F32,

@@ -22,6 +22,7 @@
 //! | `warpdot.rs` | `gemm_warpdot_f32` | a few rows of C (batch-1 layers): a warp per column, lanes split k |
 //! | `skinny.rs` | `gemm_rowdot_f32` | n ≤ 16: a warp per row of C, lanes split k, split-K |
 //! | `simt.rs` | `gemm_tile64_f32`, `gemm_tile128x64_f32`, `gemm_tile64x128_f32` | the fast 8×8 body on smaller tiles, for outputs with few large tiles |
+//! | `stage.rs` | `gemm_stage_kmajor_f32` | copies a TF32 operand k-contiguous (transposed if need be) for `wgmma` |
 //! | `wgmma.rs` | `gemm_wgmma_bf16_*`, `gemm_wgmma_tf32_kk` | Hopper: TMA copies into a 4-stage ring of transaction barriers, warp-specialized, `wgmma.mma_async` 64×256 per consumer warpgroup (sm_90a) |
 //!
 //! `GemmKernel::Auto` on the host picks among the tile kernels and split-K counts with a cost
@@ -44,6 +45,7 @@ mod simt;
 mod simt_wide;
 mod skinny;
 mod split;
+mod stage;
 mod tiled;
 mod warpdot;
 mod wgmma;
@@ -57,6 +59,7 @@ pub use simt::*;
 pub use simt_wide::*;
 pub use skinny::*;
 pub use split::*;
+pub use stage::*;
 pub use tiled::*;
 pub use warpdot::*;
 pub use wgmma::*;

@@ -124,15 +124,13 @@ pub enum GemmKernel {
     DoubleBuffered,
     /// + warp tiling.
     WarpTiled,
-    /// `WarpTiled` with an interior fast path: tiles inside C take unguarded 16-byte loads
-    /// specialized for the layout (edge tiles run the `WarpTiled` body), under launch bounds
-    /// for two blocks per multiprocessor (128 registers; the interior loop does not spill): the
-    /// FP32 default from 2²⁰ to 2²³ outputs.
+    /// `WarpTiled` with unguarded 16-byte loads specialized for the layout (edge tiles read
+    /// clamped rows; operands without 16-byte loads take a guarded loop), split-K, 128×128
+    /// tiles, one block per multiprocessor.
     WarpTiledFast,
-    /// 8×16 outputs per thread on 128×256 tiles, one block per multiprocessor (255 registers):
-    /// half the shared-memory reads per FMA of the 8×8 kernels. It covers the whole tiles of C;
-    /// the strips below and right of them run `WarpTiledFast`, and operands that rule out
-    /// 16-byte loads run `WarpTiledFast` throughout. The FP32 default from 2²³ outputs.
+    /// 8×16 outputs per thread on 128×256 tiles, one block per multiprocessor: half the
+    /// shared-memory reads per FMA of the 8×8 kernels; edge tiles in the same launch, split-K.
+    /// Operands that rule out 16-byte loads run `WarpTiledFast` (its guarded loop) instead.
     WarpTiledWide,
     /// `WarpTiledFast` on 64×64 tiles of 64 threads, four blocks per multiprocessor: outputs
     /// with few larger tiles. Split-K like every tile kernel; operands without 16-byte loads
@@ -153,12 +151,13 @@ pub enum GemmKernel {
     /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,
     /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
     WarpDot,
-    /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles. TF32 `wgmma`
-    /// reads k-contiguous operands only, so this takes A untransposed and B transposed (the
-    /// dense layer's x·Wᵀ) with k a multiple of 4; other layouts are an `InvalidArgument`.
+    /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles, split-K.
+    /// TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows only: x·Wᵀ with k a
+    /// multiple of 4 runs as is; any other operand is first staged k-contiguous (one pass over
+    /// it, into a staging buffer the stream keeps).
     Tf32Wgmma,
-    /// The fastest TF32 kernel the device and layout allow: `Tf32Wgmma` (tile and split-K by
-    /// the cost model) where it can run, else `Tf32`.
+    /// The fastest TF32 kernel the device allows: `Tf32Wgmma` (split-K by the cost model) on
+    /// sm_90a, else `Tf32`.
     Tf32Auto,
 }
 
@@ -204,7 +203,7 @@ impl GemmKernel {
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
-            GemmKernel::Tf32Auto if wgmma && tf32_wgmma_layout(p) => plan::choose_splits(GemmKernel::Tf32Wgmma, m, n, k, sms),
+            GemmKernel::Tf32Auto if wgmma && k > 0 => plan::choose_splits(GemmKernel::Tf32Wgmma, m, n, k, sms),
             GemmKernel::Tf32Auto => fixed(GemmKernel::Tf32),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
             // with a guarded path.
@@ -290,12 +289,6 @@ fn vec_operands(p: &GemmParams) -> bool {
     vec(p.a_row_stride, p.a_col_stride, p.m) && vec(p.b_col_stride, p.b_row_stride, p.n)
 }
 
-/// Whether TF32 `wgmma` can read the operands: both k-contiguous (A untransposed, B
-/// transposed) with 16-byte aligned rows for the copy engine.
-fn tf32_wgmma_layout(p: &GemmParams) -> bool {
-    p.a_col_stride == 1 && p.b_row_stride == 1 && p.a_row_stride.is_multiple_of(4) && p.b_col_stride.is_multiple_of(4)
-}
-
 /// Device pointers of one f32 GEMM launch: A, B, C and the bias (0 for none).
 #[derive(Clone, Copy)]
 struct GemmPtrs {
@@ -312,8 +305,9 @@ fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) ->
     let mut args = kernel_args![a, b, c, bias, params];
     // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); the caller checked the
     // shapes, the strides address only inside A and B, the grid covers C and the shared memory
-    // is what the kernel's constants ask for. The kernels bounds-check every tile against m, n,
-    // k, except the wide kernel, which `launch_wide` gives whole tiles only.
+    // is what the kernel's constants ask for. The kernels bounds-check C against m and n and
+    // read only inside A and B (rows clamped, k guarded); `check_plan` gave the wide kernel
+    // operands that allow 16-byte loads, and split-K plans the counters and workspace they use.
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 
@@ -359,7 +353,7 @@ pub fn gemm(
     };
     let info = gpu.info();
     let plan = kernel.plan_for(&params, info.multiprocessors as usize, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
-    run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
+    run_plan(gpu, a, b, epilogue, c, params, plan)
 }
 
 /// [`gemm`] with the kernel and split-K count given (for tests and measurements; [`gemm`]
@@ -381,7 +375,7 @@ pub fn gemm_with_plan(
     let Some(params) = gemm_params("gemm", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
-    run_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan)
+    run_plan(gpu, a, b, epilogue, c, params, plan)
 }
 
 /// Whether `plan` can run `params` (see [`gemm_with_plan`]).
@@ -414,8 +408,8 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
 /// Checks a plan ([`check_plan`]) and launches it.
 fn run_plan(
     gpu: &Gpu,
-    (a, ta): (&DeviceMatrix, Transpose),
-    (b, tb): (&DeviceMatrix, Transpose),
+    a: &DeviceMatrix,
+    b: &DeviceMatrix,
     epilogue: Epilogue<'_>,
     c: &mut DeviceMatrix,
     mut params: GemmParams,
@@ -431,21 +425,45 @@ fn run_plan(
         (params.sem, params.ws) = gpu.split_buffers();
     }
     match plan.kernel {
-        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, (a, ta), (b, tb), ptrs, params),
+        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, ptrs, params),
         k => launch_f32(gpu, k, ptrs, params),
     }
 }
 
-/// [`GemmKernel::Tf32Wgmma`]: tensor maps of A and B (both k-contiguous: A untransposed, B
-/// transposed), then the wgmma kernel.
-fn launch_tf32_wgmma(gpu: &Gpu, (a, ta): (&DeviceMatrix, Transpose), (b, tb): (&DeviceMatrix, Transpose), x: GemmPtrs, params: GemmParams) -> Result<()> {
+/// [`GemmKernel::Tf32Wgmma`]: TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows
+/// only, so an operand stored the other way (or with a row stride not a multiple of 4) is first
+/// staged k-contiguous into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to
+/// a multiple of 4); then tensor maps of both, then the wgmma kernel.
+fn launch_tf32_wgmma(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
-    if (ta, tb) != (Transpose::No, Transpose::Yes) {
-        let reason = format!("Tf32Wgmma reads k-contiguous operands only (A untransposed, B transposed), got ta={ta:?}, tb={tb:?}");
-        return Err(crate::Error::InvalidArgument { op: "gemm", reason });
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
+    // b_row_stride) once seen k-major.
+    let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
+    let direct = |os: u64, ks: u64| ks == 1 && os.is_multiple_of(4);
+    let padded = k.next_multiple_of(4);
+    let staged: usize = operands.iter().filter(|o| !direct(o.1, o.2)).map(|o| o.3 * padded).sum();
+    let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
+    let mut tma = [None, None];
+    for (slot, &(ptr, os, ks, outer)) in tma.iter_mut().zip(&operands) {
+        *slot = Some(if direct(os, ks) {
+            TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize }
+        } else {
+            let (tile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
+            let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(tile), k.div_ceil(tile), (1, 1))?;
+            cfg.block = crate::launch::Dim3::x(threads);
+            let cfg = cfg.with_shared_mem((tile * (tile + 1) * 4) as u32);
+            let (dst, ld, outer64, k64) = (buffer, padded as u64, outer as u64, k as u64);
+            let mut args = kernel_args![ptr, os, ks, outer64, k64, dst, ld];
+            // SAFETY: (src, os, ks, outer, k, dst, ld): the strides address only inside the
+            // operand (checked shapes); dst has outer·ld floats left in the staging buffer.
+            unsafe { gpu.launch(&km::GEMM_STAGE_KMAJOR_F32, cfg, &mut args)? };
+            buffer += (outer * padded * 4) as u64;
+            TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded }
+        });
     }
-    let tma = |x: &DeviceMatrix| TmaMatrix { ptr: x.device_ptr(), element: TmaElement::F32, rows: x.rows(), cols: x.cols(), ld: x.cols() };
-    let wg = WgmmaOperands { a: tma(a), a_mn: false, b: tma(b), b_mn: false, bk: km::WG_BK_TF32 };
+    let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
+    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
     launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, x.c, x.bias, params)
 }
 

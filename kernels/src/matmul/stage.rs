@@ -1,0 +1,51 @@
+//! Operand staging for TF32 `wgmma`, which reads only k-contiguous operands with 16-byte aligned
+//! rows: `gemm_stage_kmajor_f32` copies op(A) or op(B) into a k-contiguous matrix whose row
+//! stride is a multiple of 4 (transposing it when its stored layout is the other one) through
+//! 32×32 tiles in shared memory, so both the reads and the writes are coalesced.
+
+use crate::kernel;
+
+/// Rows and columns of a staging tile.
+pub const STAGE_TILE: usize = 32;
+/// Threads per staging block (32 × 8; each thread moves 4 elements).
+pub const STAGE_THREADS: u32 = 256;
+
+/// dst[o·ld + q] = src[o·os + q·ks] for o < outer, q < k.
+///
+/// # Safety
+/// `src` covers every element the strides address for o < outer, q < k; `dst` holds outer rows
+/// of `ld` ≥ k floats and is disjoint from `src`. Launch: block `STAGE_THREADS`, grid
+/// (⌈k/32⌉, ⌈outer/32⌉), 32·33·4 bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// Block (x, y) → the tile at o = y·32, q = x·32; thread t → tile column t % 32 and rows
+/// t / 32 + 8i of the tile (along whichever direction is contiguous in memory).
+#[kernel]
+pub unsafe fn gemm_stage_kmajor_f32(src: *const f32, os: u64, ks: u64, outer: u64, k: u64, dst: *mut f32, ld: u64) {
+    use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
+    let (os, ks, outer, k, ld) = (os as usize, ks as usize, outer as usize, k as usize, ld as usize);
+    let tile = crate::shared::dynamic_shared::<f32>();
+    let (q0, o0) = (block_idx_x() as usize * STAGE_TILE, block_idx_y() as usize * STAGE_TILE);
+    let (tx, ty) = (thread_idx_x() as usize % STAGE_TILE, thread_idx_x() as usize / STAGE_TILE);
+    // Reads along the contiguous direction: q if the operand is k-contiguous, else o.
+    let k_contig = ks == 1;
+    let mut r = ty;
+    while r < STAGE_TILE {
+        let (o, q) = if k_contig { (o0 + r, q0 + tx) } else { (o0 + tx, q0 + r) };
+        if o < outer && q < k {
+            // SAFETY: inside the operand; the tile is 32 rows of 33 floats.
+            unsafe { *tile.add((o - o0) * (STAGE_TILE + 1) + (q - q0)) = *src.add(o * os + q * ks) };
+        }
+        r += STAGE_THREADS as usize / STAGE_TILE;
+    }
+    sync_threads();
+    let mut r = ty;
+    while r < STAGE_TILE {
+        let (o, q) = (o0 + r, q0 + tx);
+        if o < outer && q < k {
+            // SAFETY: inside dst (o < outer, q < k ≤ ld) and the tile.
+            unsafe { *dst.add(o * ld + q) = *tile.add(r * (STAGE_TILE + 1) + tx) };
+        }
+        r += STAGE_THREADS as usize / STAGE_TILE;
+    }
+}
