@@ -113,6 +113,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WGMMA_BF16_MN,
     matmul::GEMM_WGMMA_TF32_KK,
     matmul::GEMM_STAGE_KMAJOR_F32,
+    matmul::GEMM_STAGE_PAD_BF16,
     dense::DENSE_NAIVE_F32,
     softmax::SOFTMAX_XENT_F32,
     softmax::ARGMAX_F32,

@@ -49,3 +49,23 @@ pub unsafe fn gemm_stage_kmajor_f32(src: *const f32, os: u64, ks: u64, outer: u6
         r += STAGE_THREADS as usize / STAGE_TILE;
     }
 }
+
+/// dst[r·ld_dst + c] = src[r·ld_src + c] for r < rows, c < cols on 16-bit elements: a bf16
+/// matrix copied into rows padded to a multiple of 8 elements, which the tensor copy engine
+/// needs (bf16 `wgmma` reads either major, so no transpose).
+///
+/// # Safety
+/// `src` holds `rows` rows of `ld_src` ≥ `cols` elements, `dst` `rows` rows of `ld_dst` ≥ `cols`;
+/// disjoint. Launch: block `STAGE_THREADS`, grid (⌈cols/256⌉, rows).
+///
+/// # Thread mapping
+/// Block (x, y) → row y, columns x·256 + thread.
+#[kernel]
+pub unsafe fn gemm_stage_pad_bf16(src: *const u16, ld_src: u64, rows: u64, cols: u64, dst: *mut u16, ld_dst: u64) {
+    use crate::thread::{block_idx_x, block_idx_y, thread_idx_x};
+    let (r, c) = (block_idx_y() as usize, block_idx_x() as usize * STAGE_THREADS as usize + thread_idx_x() as usize);
+    if (r as u64) < rows && (c as u64) < cols {
+        // SAFETY: inside both matrices.
+        unsafe { *dst.add(r * ld_dst as usize + c) = *src.add(r * ld_src as usize + c) };
+    }
+}
