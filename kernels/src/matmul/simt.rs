@@ -494,7 +494,7 @@ pub unsafe fn gemm_warptile_fast_f32(a: *const f32, b: *const f32, c: *mut f32, 
 }
 
 /// `gemm_warptile_fast_f32` on 64×64 tiles of 64 threads (two warps of 32×64), at least four
-/// blocks per multiprocessor (209 registers; a cap of 5 blocks spilled): for outputs with few
+/// blocks per multiprocessor (238 registers on sm_90a; a cap of 5 blocks spilled): for outputs with few
 /// 128×128 tiles (the MLP's small-batch layers).
 ///
 /// # Safety
