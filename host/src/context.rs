@@ -167,8 +167,7 @@ impl Gpu {
     /// Device addresses of this stream's [`SPLIT_COUNTERS`] split-K counters and its
     /// [`SPLIT_WORKSPACE`] floats of workspace.
     pub(crate) fn split_buffers(&self) -> (u64, u64) {
-        let ptr = |b: Option<u64>| b.unwrap_or(0);
-        (ptr(self.split_counters.as_ref().map(|c| c.device_ptr())), ptr(self.split_workspace.as_ref().map(|w| w.device_ptr())))
+        (self.split_counters.as_ref().map_or(0, |c| c.device_ptr()), self.split_workspace.as_ref().map_or(0, |w| w.device_ptr()))
     }
 
     pub fn info(&self) -> &DeviceInfo {

@@ -102,12 +102,12 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores for the shape: [`GemmKernel::WarpDot`] for up
-    /// to [`WARPDOT_MAX_ROWS`] rows with a k-contiguous op(B), [`GemmKernel::WarpTiled`] when a
-    /// row stride rules out 16-byte loads, else the tile kernel and split-K that the cost model
-    /// of [`plan`] picks (`WarpTiledWide`, `WarpTiledFast`, `Tile128x64`, `Tile64x128`,
-    /// `Tile64`). Tensor-core variants change the numerics (TF32 rounds inputs to 10 mantissa
-    /// bits), so they are only run when asked for.
+    /// The fastest FP32 kernel on the CUDA cores for the shape ([`GemmKernel::plan_for`] says
+    /// which): `WarpDot` for a few rows, `SmemTiled` for launch-bound products, `RowDot` for a
+    /// few columns, else the tile kernel and split-K that the cost model of [`plan`] picks
+    /// (`WarpTiledWide`, `WarpTiledFast`, `Tile128x64`, `Tile64x128`, `Tile64`). Tensor-core
+    /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are only
+    /// run when asked for.
     #[default]
     Auto,
     /// One thread per output, any layout (the reference).
@@ -412,22 +412,29 @@ fn run_plan(
     b: &DeviceMatrix,
     epilogue: Epilogue<'_>,
     c: &mut DeviceMatrix,
-    mut params: GemmParams,
+    params: GemmParams,
     plan: GemmPlan,
 ) -> Result<()> {
     check_plan(&params, plan)?;
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
-    if plan.splits > 1 {
-        let model = plan::TileModel::of(plan.kernel).expect("checked: a tile kernel");
-        params.splits = plan.splits;
-        params.slices_per_split = model.slices_per_split(params.k as usize, plan.splits).expect("checked split") as u32;
-        (params.sem, params.ws) = gpu.split_buffers();
-    }
+    let params = match plan::TileModel::of(plan.kernel) {
+        Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
+        _ => params,
+    };
     match plan.kernel {
         GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, ptrs, params),
         k => launch_f32(gpu, k, ptrs, params),
     }
+}
+
+/// `params` for `splits` > 1 k-ranges of `model`'s slices, with this stream's split-K counters
+/// and workspace (the split was checked against the model: every range non-empty, the
+/// workspace large enough).
+fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: u32) -> GemmParams {
+    let per = model.slices_per_split(params.k as usize, splits).expect("a checked split") as u32;
+    let (sem, ws) = gpu.split_buffers();
+    GemmParams { splits, slices_per_split: per, sem, ws, ..params }
 }
 
 /// [`GemmKernel::Tf32Wgmma`]: TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows
@@ -546,13 +553,7 @@ pub fn gemm_bf16_with(
             let model = plan::TileModel::WGMMA_BF16;
             let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
             let (splits, _) = model.best_splits(m, n, k, gpu.info().multiprocessors as usize);
-            let params = if splits > 1 {
-                let per = model.slices_per_split(k, splits).expect("best_splits returns a valid split") as u32;
-                let (sem, ws) = gpu.split_buffers();
-                GemmParams { splits, slices_per_split: per, sem, ws, ..params }
-            } else {
-                params
-            };
+            let params = if splits > 1 { split_params(gpu, params, &model, splits) } else { params };
             return launch_wgmma(gpu, "gemm_bf16", wgmma_info, wg, c.device_ptr(), bias_ptr, params);
         }
     };
