@@ -66,9 +66,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use host::bench::random_f32;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
-use host::nn::graph::CudaGraph;
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
-use host::timing::{median, time_gpu_ms};
+use benches::graph_timing::{Timing, measure};
 use host::{DeviceMatrix, Gpu, Result};
 
 /// The shape groups, in the order they run.
@@ -126,13 +125,6 @@ const RANDOM_MAX: usize = 8192;
 
 /// Elements checked at random positions (besides the corners, last row and last column).
 const CHECK_SAMPLES: usize = 256;
-/// Back-to-back launches per replay are chosen to make a replay at least this long.
-const TARGET_REPLAY_MS: f64 = 1.0;
-const MAX_REPS: usize = 200;
-/// Timed replays: enough for about this long, within [MIN_REPLAYS, MAX_REPLAYS].
-const TIMING_BUDGET_MS: f64 = 150.0;
-const MIN_REPLAYS: usize = 7;
-const MAX_REPLAYS: usize = 15;
 /// Below this many floating-point operations a GEMM is dominated by the launch.
 const LAUNCH_BOUND_FLOPS: f64 = 1e6;
 /// Ratios (torch_ms / ours_ms) below this are counted as slow in the summary.
@@ -612,48 +604,6 @@ fn check(x: &HostInputs, c: &[f32], p: Precision, seed: u64) -> Check {
         format!("err {worst:.1e} > {tol:.0e} at ({i},{j})")
     };
     Check { worst, ok, note }
-}
-
-/// A timing: milliseconds per GEMM, launches per replay, whether a CUDA graph was replayed.
-struct Timing {
-    ms: f64,
-    reps: usize,
-    graph: bool,
-}
-
-/// Times `op` (one GEMM on the GPU's stream): R launches per replay for about
-/// `TARGET_REPLAY_MS`, in a CUDA graph when the capture works, the median replay over R.
-fn measure(gpu: &Gpu, op: &mut dyn FnMut() -> Result<()>, what: &str) -> Result<Timing> {
-    let single = median(&time_gpu_ms(gpu, 1, 3, &mut *op)?);
-    let reps = ((TARGET_REPLAY_MS / single.max(1e-4)).ceil() as usize).clamp(1, MAX_REPS);
-    let replays = ((TIMING_BUDGET_MS / (single * reps as f64).max(1e-3)).ceil() as usize)
-        .clamp(MIN_REPLAYS, MAX_REPLAYS);
-    let captured = CudaGraph::capture(gpu, || {
-        for _ in 0..reps {
-            op()?;
-        }
-        Ok(())
-    });
-    let (samples, graph) = match captured {
-        Ok(graph) => (time_gpu_ms(gpu, 2, replays, || graph.launch(gpu))?, true),
-        Err(e) => {
-            eprintln!(
-                "  {what}: CUDA graph capture failed ({e}); timing plain back-to-back launches"
-            );
-            let plain = time_gpu_ms(gpu, 2, replays, || {
-                for _ in 0..reps {
-                    op()?;
-                }
-                Ok(())
-            })?;
-            (plain, false)
-        }
-    };
-    Ok(Timing {
-        ms: median(&samples) / reps as f64,
-        reps,
-        graph,
-    })
 }
 
 /// What happened to one case.

@@ -9,6 +9,7 @@
 //! `BENCH_QUICK=1` shortens the sweeps and the measurement times.
 
 pub mod cpu;
+pub mod graph_timing;
 
 use std::time::Duration;
 

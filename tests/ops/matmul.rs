@@ -1,6 +1,9 @@
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::plan::TileModel;
-use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_with_plan, matmul, matmul_into};
+use host::ops::matmul::{
+    Activation, Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan, matmul,
+    matmul_into,
+};
 use host::DeviceVector;
 use integration_tests::assert_close;
 use host::{DeviceMatrix, Error, reference};
@@ -79,8 +82,8 @@ pub fn register(s: &mut Suite) {
         for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]).chain(WGMMA_SHAPES) {
             for kernel in Bf16Kernel::ALL.into_iter().chain([Bf16Kernel::Auto]) {
                 s.gpu(format!("gemm_bf16::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
-                    check_gemm_bf16(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
-                    check_gemm_bf16(g, rng, kernel, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
+                    check_gemm_bf16(g, rng, kernel, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_gemm_bf16(g, rng, kernel, None, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
                 });
             }
         }
@@ -128,7 +131,15 @@ pub fn register(s: &mut Suite) {
     // a poisoned C; a tiny m (the weight gradient of a 10-wide layer), an exact tile, and odd
     // sizes whose strides rule out 16-byte loads (the guarded main loop; the wide kernel
     // refuses them with `InvalidArgument`).
-    for kernel in [GemmKernel::Tile64, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::WarpTiledFast, GemmKernel::WarpTiledWide] {
+    for kernel in [
+        GemmKernel::Tile64,
+        GemmKernel::Tile128x64,
+        GemmKernel::Tile64x128,
+        GemmKernel::WarpTiledFast,
+        GemmKernel::WarpTiledWide,
+        GemmKernel::Tf32,
+        GemmKernel::Tf32Tile64,
+    ] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             for &(m, k, n) in &[(132, 1004, 260), (12, 1024, 516), (128, 512, 256), (10, 1001, 130), (131, 250, 9)] {
                 for splits in [1, 2, 3, 7] {
@@ -174,6 +185,29 @@ pub fn register(s: &mut Suite) {
                 check_gemm_split(g, rng, GemmKernel::RowDot, splits, (40, 5000, 10), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
                 check_gemm_split(g, rng, GemmKernel::RowDot, splits, (40, 5000, 10), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
             });
+        }
+    }
+    // Split-K in the BF16 mma.sync kernels, every layout: edge tiles, a ragged last 64-deep
+    // slice (k = 1000: 15 full slices and 40 left), splits of 2 and 3 (and a refused 5: splits
+    // shorter than 4 slices), odd strides (guarded copies), a tiny m.
+    for kernel in [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            for &(m, k, n) in &[(132, 1000, 260), (10, 1024, 130), (131, 777, 9)] {
+                for splits in [1, 2, 3, 5] {
+                    s.gpu(format!("gemm_bf16::{kernel:?}::split{splits}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                        if TileModel::of_bf16(kernel).is_some_and(|t| t.cost(m, n, k, splits, 1).is_none()) {
+                            let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
+                            let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
+                            let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                            let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan { kernel, splits });
+                            return expect_err("splits shorter than 4 slices", got, |e| matches!(e, Error::InvalidArgument { .. }));
+                        }
+                        check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                        check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)
+                    });
+                }
+            }
         }
     }
     s.gpu("gemm::Tf32Wgmma::split::ta0_tb1", |g, rng| {
@@ -260,6 +294,7 @@ pub fn check_gemm_bf16(
     g: &host::Gpu,
     rng: &mut rand::rngs::StdRng,
     kernel: Bf16Kernel,
+    splits: Option<u32>,
     (m, k, n): (usize, usize, usize),
     (ta, tb): (bool, bool),
     act: Activation,
@@ -285,7 +320,10 @@ pub fn check_gemm_bf16(
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
-    let r = gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel);
+    let r = match splits {
+        None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
+        Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
+    };
     if kernel == Bf16Kernel::Wgmma {
         // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
         let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");
@@ -299,7 +337,17 @@ pub fn check_gemm_bf16(
     gpu(r)?;
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
-    assert_close(&format!("gemm_bf16 {kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, 1e-4, atol)
+    let got = gpu(dc.to_host(g))?;
+    assert_close(&format!("gemm_bf16 {kernel:?} splits {splits:?} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, 1e-4, atol)?;
+    if let Some(splits) = splits.filter(|&s| s > 1 && beta == 0.0) {
+        // Split-K adds its partial products in a fixed order: a second run gives the same bits.
+        dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
+        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }))?;
+        if gpu(dc.to_host(g))?.iter().zip(&got).any(|(x, y)| x.to_bits() != y.to_bits()) {
+            return Err(format!("gemm_bf16 {kernel:?} splits {splits} {m}x{k}x{n}: a second run differs"));
+        }
+    }
+    Ok(())
 }
 
 /// Error bounds of a GEMM kernel against the f64 reference: |got − want| ≤ max(rtol·|want|,

@@ -5,9 +5,9 @@
 use super::GemmParams;
 #[cfg(target_arch = "nvptx64")]
 use super::common::mma_bf16;
-use super::pipeline::{TC_BK, TC_BM, TC_BN, TC_THREADS, tc_region};
+use super::pipeline::{TC_BK, TC_BM, TC_BN, TC_THREADS, TC_TILE_64, tc_shared_bytes};
 #[cfg(target_arch = "nvptx64")]
-use super::pipeline::{TC_LDO, TcKind, tc_gemm};
+use super::pipeline::{TC_TILE_128, TcKind, tc_gemm};
 use crate::kernel;
 
 /// Rows of C per block.
@@ -24,7 +24,7 @@ pub const BF16_LDK: usize = TC_BK + 8;
 /// Pipeline stages.
 pub const BF16_STAGES: usize = 4;
 /// Dynamic shared memory of `gemm_mma_bf16`.
-pub const BF16_SHARED: u32 = (BF16_STAGES * 2 * tc_region(BF16_LDK, BF16_BK) * 2) as u32;
+pub const BF16_SHARED: u32 = tc_shared_bytes(BF16_BM, BF16_BN, BF16_LDK, BF16_BK, BF16_STAGES, 2);
 
 /// k per stage of `gemm_mma_bf16_ldm`.
 pub const BF16_LDM_BK: usize = 64;
@@ -34,7 +34,7 @@ pub const BF16_LDM_LDK: usize = BF16_LDM_BK + 8;
 /// Its pipeline stages.
 pub const BF16_LDM_STAGES: usize = 4;
 /// Dynamic shared memory of `gemm_mma_bf16_ldm` (144 KiB).
-pub const BF16_LDM_SHARED: u32 = (BF16_LDM_STAGES * 2 * tc_region(BF16_LDM_LDK, BF16_LDM_BK) * 2) as u32;
+pub const BF16_LDM_SHARED: u32 = tc_shared_bytes(BF16_BM, BF16_BN, BF16_LDM_LDK, BF16_LDM_BK, BF16_LDM_STAGES, 2);
 
 /// The BF16 element kind (raw bits).
 #[cfg(target_arch = "nvptx64")]
@@ -46,13 +46,13 @@ pub struct Bf16;
 /// Both elements are inside the tile at `s`.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn pair<const KC: bool>(s: *const u16, o: usize, q: usize) -> u32 {
+unsafe fn pair<const KC: bool>(s: *const u16, ldo: usize, o: usize, q: usize) -> u32 {
     // SAFETY: forwarded; with KC the pair is adjacent and 4-byte aligned (row length and q even).
     unsafe {
         if KC {
             *(s.add(o * BF16_LDK + q) as *const u32)
         } else {
-            u32::from(*s.add(q * TC_LDO + o)) | (u32::from(*s.add((q + 1) * TC_LDO + o)) << 16)
+            u32::from(*s.add(q * ldo + o)) | (u32::from(*s.add((q + 1) * ldo + o)) << 16)
         }
     }
 }
@@ -67,17 +67,17 @@ impl TcKind for Bf16 {
     const ZERO: u16 = 0;
 
     #[inline(always)]
-    unsafe fn frag_a<const KC: bool>(s: *const u16, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
+    unsafe fn frag_a<const KC: bool>(s: *const u16, ldo: usize, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
         let (r, c) = (r0 + lane / 4, c0 + 2 * (lane % 4));
         // SAFETY: the caller keeps the 16×16 tile inside the stage.
-        unsafe { [pair::<KC>(s, r, c), pair::<KC>(s, r + 8, c), pair::<KC>(s, r, c + 8), pair::<KC>(s, r + 8, c + 8)] }
+        unsafe { [pair::<KC>(s, ldo, r, c), pair::<KC>(s, ldo, r + 8, c), pair::<KC>(s, ldo, r, c + 8), pair::<KC>(s, ldo, r + 8, c + 8)] }
     }
 
     #[inline(always)]
-    unsafe fn frag_b<const KC: bool>(s: *const u16, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
+    unsafe fn frag_b<const KC: bool>(s: *const u16, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
         let (n, c) = (n0 + lane / 4, c0 + 2 * (lane % 4));
         // SAFETY: the caller keeps the 16×8 tile inside the stage.
-        unsafe { [pair::<KC>(s, n, c), pair::<KC>(s, n, c + 8)] }
+        unsafe { [pair::<KC>(s, ldo, n, c), pair::<KC>(s, ldo, n, c + 8)] }
     }
 
     #[inline(always)]
@@ -128,7 +128,7 @@ impl TcKind for Bf16Ldm {
     const ZERO: u16 = 0;
 
     #[inline(always)]
-    unsafe fn frag_a<const KC: bool>(s: *const u16, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
+    unsafe fn frag_a<const KC: bool>(s: *const u16, ldo: usize, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
         let (i, j) = (lane % 8, lane / 8);
         // Matrices: 0 = (rows r0.., k c0..), 1 = (r0 + 8.., c0..), 2 = (r0.., c0 + 8..),
         // 3 = (r0 + 8.., c0 + 8..): a0..a3 of the mma.
@@ -139,21 +139,21 @@ impl TcKind for Bf16Ldm {
                 ldmatrix_x4::<false>(s.add((r0 + i + 8 * (j % 2)) * BF16_LDM_LDK + c0 + 8 * (j / 2)))
             } else {
                 // Stored S[k][m]: matrix j's row i is k = c0 + i (+8 for j ≥ 2), m from r0 (+8 for odd j).
-                ldmatrix_x4::<true>(s.add((c0 + i + 8 * (j / 2)) * TC_LDO + r0 + 8 * (j % 2)))
+                ldmatrix_x4::<true>(s.add((c0 + i + 8 * (j / 2)) * ldo + r0 + 8 * (j % 2)))
             }
         }
     }
 
     #[inline(always)]
-    unsafe fn frag_b<const KC: bool>(s: *const u16, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
+    unsafe fn frag_b<const KC: bool>(s: *const u16, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
         let n = n0 + lane / 4;
         let c = c0 + 2 * (lane % 4);
         // SAFETY: the caller keeps the tile inside the stage.
-        unsafe { [pair_ld::<KC, BF16_LDM_LDK>(s, n, c), pair_ld::<KC, BF16_LDM_LDK>(s, n, c + 8)] }
+        unsafe { [pair_ld::<KC, BF16_LDM_LDK>(s, ldo, n, c), pair_ld::<KC, BF16_LDM_LDK>(s, ldo, n, c + 8)] }
     }
 
     #[inline(always)]
-    unsafe fn frag_b2<const KC: bool>(s: *const u16, n0: usize, c0: usize, lane: usize) -> [u32; 4] {
+    unsafe fn frag_b2<const KC: bool>(s: *const u16, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 4] {
         let (i, j) = (lane % 8, lane / 8);
         // Matrices: 0 = b0 of columns n0.. (k c0..), 1 = b1 (k c0 + 8..), 2 = b0 of n0 + 8..,
         // 3 = b1 of n0 + 8...
@@ -162,7 +162,7 @@ impl TcKind for Bf16Ldm {
             if KC {
                 ldmatrix_x4::<false>(s.add((n0 + i + 8 * (j / 2)) * BF16_LDM_LDK + c0 + 8 * (j % 2)))
             } else {
-                ldmatrix_x4::<true>(s.add((c0 + i + 8 * (j % 2)) * TC_LDO + n0 + 8 * (j / 2)))
+                ldmatrix_x4::<true>(s.add((c0 + i + 8 * (j % 2)) * ldo + n0 + 8 * (j / 2)))
             }
         }
     }
@@ -179,13 +179,13 @@ impl TcKind for Bf16Ldm {
 /// As [`pair`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn pair_ld<const KC: bool, const LDK: usize>(s: *const u16, o: usize, q: usize) -> u32 {
+unsafe fn pair_ld<const KC: bool, const LDK: usize>(s: *const u16, ldo: usize, o: usize, q: usize) -> u32 {
     // SAFETY: forwarded.
     unsafe {
         if KC {
             *(s.add(o * LDK + q) as *const u32)
         } else {
-            u32::from(*s.add(q * TC_LDO + o)) | (u32::from(*s.add((q + 1) * TC_LDO + o)) << 16)
+            u32::from(*s.add(q * ldo + o)) | (u32::from(*s.add((q + 1) * ldo + o)) << 16)
         }
     }
 }
@@ -200,7 +200,7 @@ unsafe fn pair_ld<const KC: bool, const LDK: usize>(s: *const u16, o: usize, q: 
 #[kernel]
 pub unsafe fn gemm_mma_bf16_ldm(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { tc_gemm::<Bf16Ldm>(a, b, c, bias, &p) }
+    unsafe { tc_gemm::<Bf16Ldm, { TC_TILE_128.mt }, { TC_TILE_128.wn }>(a, b, c, bias, &p) }
 }
 
 /// C = act(α·op(A)·op(B) + bias + β·C) with A, B in bf16 (raw bits), C and bias in f32.
@@ -216,5 +216,27 @@ pub unsafe fn gemm_mma_bf16_ldm(a: *const u16, b: *const u16, c: *mut f32, bias:
 #[kernel]
 pub unsafe fn gemm_mma_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { tc_gemm::<Bf16>(a, b, c, bias, &p) }
+    unsafe { tc_gemm::<Bf16, { TC_TILE_128.mt }, { TC_TILE_128.wn }>(a, b, c, bias, &p) }
+}
+
+/// Rows (and columns) of C per block of `gemm_mma_bf16_64`.
+pub const BF16_64_TILE: usize = TC_TILE_64.bm();
+/// Threads per block of `gemm_mma_bf16_64`.
+pub const BF16_64_THREADS: u32 = TC_TILE_64.threads();
+/// Dynamic shared memory of `gemm_mma_bf16_64` (72 KiB: three blocks per multiprocessor).
+pub const BF16_64_SHARED: u32 = tc_shared_bytes(BF16_64_TILE, BF16_64_TILE, BF16_LDM_LDK, BF16_LDM_BK, BF16_LDM_STAGES, 2);
+
+/// `gemm_mma_bf16_ldm` on 64×64 tiles of 4 warps (32×32 each): four times the blocks, for
+/// outputs with few 128×128 tiles, and split-K.
+///
+/// # Safety
+/// As `gemm_mma_bf16`, with block `BF16_64_THREADS`, grid (⌈n/64⌉, ⌈m/64⌉, splits) and
+/// `BF16_64_SHARED` bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows (w%2)·32, columns (w/2)·32 of the block's tile, as 2×4 mma tiles of 16×8.
+#[kernel(max_threads = 128, min_blocks = 3)]
+pub unsafe fn gemm_mma_bf16_64(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tc_gemm::<Bf16Ldm, { TC_TILE_64.mt }, { TC_TILE_64.wn }>(a, b, c, bias, &p) }
 }

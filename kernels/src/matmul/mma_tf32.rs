@@ -6,9 +6,9 @@
 use super::GemmParams;
 #[cfg(target_arch = "nvptx64")]
 use super::common::{mma_tf32, to_tf32};
-use super::pipeline::{TC_BK, TC_BM, TC_BN, TC_THREADS, tc_region};
+use super::pipeline::{TC_BK, TC_BM, TC_BN, TC_THREADS, TC_TILE_64, tc_shared_bytes};
 #[cfg(target_arch = "nvptx64")]
-use super::pipeline::{TcKind, tc_gemm, tile_index};
+use super::pipeline::{TC_TILE_128, TcKind, tc_gemm, tile_index};
 use crate::kernel;
 
 /// Rows of C per block.
@@ -25,7 +25,7 @@ pub const TF32_LDK: usize = TC_BK + 4;
 /// Pipeline stages.
 pub const TF32_STAGES: usize = 3;
 /// Dynamic shared memory of `gemm_mma_tf32`.
-pub const TF32_SHARED: u32 = (TF32_STAGES * 2 * tc_region(TF32_LDK, TF32_BK) * 4) as u32;
+pub const TF32_SHARED: u32 = tc_shared_bytes(TF32_BM, TF32_BN, TF32_LDK, TF32_BK, TF32_STAGES, 4);
 
 /// k per stage of `gemm_mma_tf32_bk64`: twice the slices per barrier.
 pub const TF32_BK64_BK: usize = 64;
@@ -35,7 +35,7 @@ pub const TF32_BK64_LDK: usize = TF32_BK64_BK + 4;
 pub const TF32_BK64_STAGES: usize = 3;
 /// Dynamic shared memory of `gemm_mma_tf32_bk64` (204 KiB: needs the opt-in limit of
 /// compute capability 8.0/9.0).
-pub const TF32_BK64_SHARED: u32 = (TF32_BK64_STAGES * 2 * tc_region(TF32_BK64_LDK, TF32_BK64_BK) * 4) as u32;
+pub const TF32_BK64_SHARED: u32 = tc_shared_bytes(TF32_BM, TF32_BN, TF32_BK64_LDK, TF32_BK64_BK, TF32_BK64_STAGES, 4);
 
 /// The TF32 element kind: f32 in shared memory, rounded at fragment load.
 #[cfg(target_arch = "nvptx64")]
@@ -51,17 +51,17 @@ impl TcKind for Tf32 {
     const ZERO: f32 = 0.0;
 
     #[inline(always)]
-    unsafe fn frag_a<const KC: bool>(s: *const f32, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
+    unsafe fn frag_a<const KC: bool>(s: *const f32, ldo: usize, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
         let (r, c) = (r0 + lane / 4, c0 + lane % 4);
         // SAFETY: the caller keeps the 16×8 tile inside the stage.
-        unsafe { tf32_frag_a::<KC, TF32_LDK>(s, r, c) }
+        unsafe { tf32_frag_a::<KC, TF32_LDK>(s, ldo, r, c) }
     }
 
     #[inline(always)]
-    unsafe fn frag_b<const KC: bool>(s: *const f32, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
+    unsafe fn frag_b<const KC: bool>(s: *const f32, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
         let (n, c) = (n0 + lane / 4, c0 + lane % 4);
         // SAFETY: the caller keeps the 8×8 tile inside the stage.
-        unsafe { tf32_frag_b::<KC, TF32_LDK>(s, n, c) }
+        unsafe { tf32_frag_b::<KC, TF32_LDK>(s, ldo, n, c) }
     }
 
     #[inline(always)]
@@ -76,9 +76,9 @@ impl TcKind for Tf32 {
 /// Inside the stage's tile.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn tf32_frag_a<const KC: bool, const LDK: usize>(s: *const f32, r: usize, c: usize) -> [u32; 4] {
+unsafe fn tf32_frag_a<const KC: bool, const LDK: usize>(s: *const f32, ldo: usize, r: usize, c: usize) -> [u32; 4] {
     // SAFETY: forwarded.
-    let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(LDK, o, q)) });
+    let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(LDK, ldo, o, q)) });
     [e(r, c), e(r + 8, c), e(r, c + 4), e(r + 8, c + 4)]
 }
 
@@ -88,9 +88,9 @@ unsafe fn tf32_frag_a<const KC: bool, const LDK: usize>(s: *const f32, r: usize,
 /// Inside the stage's tile.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn tf32_frag_b<const KC: bool, const LDK: usize>(s: *const f32, n: usize, c: usize) -> [u32; 2] {
+unsafe fn tf32_frag_b<const KC: bool, const LDK: usize>(s: *const f32, ldo: usize, n: usize, c: usize) -> [u32; 2] {
     // SAFETY: forwarded.
-    let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(LDK, o, q)) });
+    let e = |o: usize, q: usize| to_tf32(unsafe { *s.add(tile_index::<KC>(LDK, ldo, o, q)) });
     [e(n, c), e(n, c + 4)]
 }
 
@@ -108,15 +108,15 @@ impl TcKind for Tf32Bk64 {
     const ZERO: f32 = 0.0;
 
     #[inline(always)]
-    unsafe fn frag_a<const KC: bool>(s: *const f32, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
+    unsafe fn frag_a<const KC: bool>(s: *const f32, ldo: usize, r0: usize, c0: usize, lane: usize) -> [u32; 4] {
         // SAFETY: the caller keeps the 16×8 tile inside the stage.
-        unsafe { tf32_frag_a::<KC, TF32_BK64_LDK>(s, r0 + lane / 4, c0 + lane % 4) }
+        unsafe { tf32_frag_a::<KC, TF32_BK64_LDK>(s, ldo, r0 + lane / 4, c0 + lane % 4) }
     }
 
     #[inline(always)]
-    unsafe fn frag_b<const KC: bool>(s: *const f32, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
+    unsafe fn frag_b<const KC: bool>(s: *const f32, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 2] {
         // SAFETY: the caller keeps the 8×8 tile inside the stage.
-        unsafe { tf32_frag_b::<KC, TF32_BK64_LDK>(s, n0 + lane / 4, c0 + lane % 4) }
+        unsafe { tf32_frag_b::<KC, TF32_BK64_LDK>(s, ldo, n0 + lane / 4, c0 + lane % 4) }
     }
 
     #[inline(always)]
@@ -135,7 +135,7 @@ impl TcKind for Tf32Bk64 {
 #[kernel]
 pub unsafe fn gemm_mma_tf32_bk64(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { tc_gemm::<Tf32Bk64>(a, b, c, bias, &p) }
+    unsafe { tc_gemm::<Tf32Bk64, { TC_TILE_128.mt }, { TC_TILE_128.wn }>(a, b, c, bias, &p) }
 }
 
 /// C = act(α·op(A)·op(B) + bias + β·C) on TF32 tensor cores (inputs rounded to nearest TF32,
@@ -144,7 +144,8 @@ pub unsafe fn gemm_mma_tf32_bk64(a: *const f32, b: *const f32, c: *mut f32, bias
 /// # Safety
 /// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
 /// strides address; `c` is disjoint from the inputs. Launch: block `TF32_THREADS`, grid
-/// (⌈n/128⌉, ⌈m/128⌉), `TF32_SHARED` bytes of dynamic shared memory.
+/// (⌈n/128⌉, ⌈m/128⌉, splits), `TF32_SHARED` bytes of dynamic shared memory; with split-K
+/// (`p.splits` > 1) `p.sem` and `p.ws` as `split_reduce` needs them.
 ///
 /// # Thread mapping
 /// Block (x, y) → C tile at rows y·128, columns x·128. Warp w → rows (w%2)·64, columns
@@ -154,5 +155,27 @@ pub unsafe fn gemm_mma_tf32_bk64(a: *const f32, b: *const f32, c: *mut f32, bias
 #[kernel]
 pub unsafe fn gemm_mma_tf32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { tc_gemm::<Tf32>(a, b, c, bias, &p) }
+    unsafe { tc_gemm::<Tf32, { TC_TILE_128.mt }, { TC_TILE_128.wn }>(a, b, c, bias, &p) }
+}
+
+/// Rows (and columns) of C per block of `gemm_mma_tf32_64`.
+pub const TF32_64_TILE: usize = TC_TILE_64.bm();
+/// Threads per block of `gemm_mma_tf32_64`.
+pub const TF32_64_THREADS: u32 = TC_TILE_64.threads();
+/// Dynamic shared memory of `gemm_mma_tf32_64` (54 KiB: four blocks per multiprocessor).
+pub const TF32_64_SHARED: u32 = tc_shared_bytes(TF32_64_TILE, TF32_64_TILE, TF32_LDK, TF32_BK, TF32_STAGES, 4);
+
+/// `gemm_mma_tf32` on 64×64 tiles of 4 warps (32×32 each): four times the blocks, for outputs
+/// with few 128×128 tiles, and split-K.
+///
+/// # Safety
+/// As `gemm_mma_tf32`, with block `TF32_64_THREADS`, grid (⌈n/64⌉, ⌈m/64⌉, splits) and
+/// `TF32_64_SHARED` bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows (w%2)·32, columns (w/2)·32 of the block's tile, as 2×4 mma tiles of 16×8.
+#[kernel(max_threads = 128, min_blocks = 4)]
+pub unsafe fn gemm_mma_tf32_64(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tc_gemm::<Tf32, { TC_TILE_64.mt }, { TC_TILE_64.wn }>(a, b, c, bias, &p) }
 }

@@ -46,6 +46,7 @@ mod simt_wide;
 mod skinny;
 mod split;
 mod stage;
+mod tile_store;
 mod tiled;
 mod warpdot;
 mod wgmma;
@@ -54,12 +55,13 @@ pub use blocktile_1d::*;
 pub use mma_bf16::*;
 pub use mma_tf32::*;
 pub use naive::*;
-pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS};
+pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS, TC_TILE_64, TC_TILE_128, TcTile, tc_shared_bytes};
 pub use simt::*;
 pub use simt_wide::*;
 pub use skinny::*;
 pub use split::*;
 pub use stage::*;
+pub use tile_store::*;
 pub use tiled::*;
 pub use warpdot::*;
 pub use wgmma::*;
@@ -121,6 +123,17 @@ fn activate(code: u32, v: f32) -> f32 {
 #[inline(never)]
 fn activate_out_of_line(act: crate::math::Activation, v: f32) -> f32 {
     act.apply(v)
+}
+
+/// `n`, hidden from the optimizer, so a loop bounded by it keeps one copy of its body
+/// instead of being unrolled (code run once per block is fetched cold on every launch).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn opaque(n: usize) -> usize {
+    let r: u64;
+    // SAFETY: a register move.
+    unsafe { core::arch::asm!("mov.u64 {r}, {n};", r = out(reg64) r, n = in(reg64) n as u64, options(pure, nomem, nostack)) };
+    r as usize
 }
 
 /// Tile rows per group of [`grouped_tile`]'s launch order.

@@ -1,40 +1,93 @@
 //! The tensor-core kernels' shared machinery: a multi-stage `cp.async` pipeline that copies
-//! 128×32 slices of op(A) and op(B) into shared memory in the orientation they have in global
-//! memory (so every copy is a straight 16-byte `cp.async`, for any transpose), and a warp-tiled
-//! mma loop that reads fragments from either orientation. The element kind (TF32 from f32, or
-//! BF16) supplies the fragment loads and the `mma` instruction.
+//! BM×BK and BN×BK slices of op(A) and op(B) into shared memory in the orientation they have in
+//! global memory (so every copy is a straight 16-byte `cp.async`, for any transpose), and a
+//! warp-tiled mma loop that reads fragments from either orientation. The element kind (TF32
+//! from f32, or BF16) supplies the fragment loads and the `mma` instruction; the block tile
+//! ([`TcTile`]: 2 warps along m × `WN` along n, each warp `MT`·16 rows × 32 columns) is a
+//! compile-time choice, so one body serves the 128×128 tiles of large products and the 64×64
+//! tiles that give a mid-sized product enough blocks. Split-K (`split.rs`) works for every
+//! tile.
 //!
 //! Shared layout of one operand in one stage: k-contiguous operands as `S[o][q]` (rows of
-//! `LDK` elements), outer-contiguous ones as `S[q][o]` (rows of [`TC_LDO`] elements); both
-//! paddings make a warp's fragment loads hit 32 different banks.
+//! `LDK` elements), outer-contiguous ones as `S[q][o]` (rows of outer + 8 elements, see
+//! [`tc_ldo`]); both paddings make a warp's fragment loads hit 32 different banks.
 
 #[cfg(target_arch = "nvptx64")]
 pub use device::*;
 
-/// Rows of C per block.
+/// Rows of C per block of the 128×128 tile.
 pub const TC_BM: usize = 128;
-/// Columns of C per block.
+/// Columns of C per block of the 128×128 tile.
 pub const TC_BN: usize = 128;
 /// k per pipeline stage of the first tensor-core rung (the deeper ones set their own).
 pub const TC_BK: usize = 32;
-/// Threads per block (8 warps: 2 along m × 4 along n, each 64×32 of C).
+/// Threads per block of the 128×128 tile (8 warps: 2 along m × 4 along n, each 64×32 of C).
 pub const TC_THREADS: u32 = 256;
-/// Row length of an outer-contiguous tile (`S[q][o]`): 128 + 8.
-pub const TC_LDO: usize = TC_BM + 8;
+/// Row length of the 128×128 tile's outer-contiguous tiles (`S[q][o]`): 128 + 8.
+pub const TC_LDO: usize = tc_ldo(TC_BM);
 
-/// Elements of one operand's tile region in one stage, for `bk` k per stage and a k-contiguous
-/// row length `ldk`.
-pub const fn tc_region(ldk: usize, bk: usize) -> usize {
-    let kc = TC_BM * ldk;
-    let oc = bk * TC_LDO;
+/// Row length of an outer-contiguous tile `S[q][o]` of `outer` rows or columns of C: padded by
+/// 8 elements (for f32, 8 banks; for bf16, 4: a warp's fragment loads hit 32 banks, and rows
+/// stay 16-byte aligned for `ldmatrix`).
+pub const fn tc_ldo(outer: usize) -> usize {
+    outer + 8
+}
+
+/// Elements of one operand's tile region in one stage, for `outer` rows (or columns) of C, `bk`
+/// k per stage and a k-contiguous row length `ldk`.
+pub const fn tc_region(outer: usize, ldk: usize, bk: usize) -> usize {
+    let kc = outer * ldk;
+    let oc = bk * tc_ldo(outer);
     if kc > oc { kc } else { oc }
 }
+
+/// Dynamic shared memory, in bytes, of a tensor-core kernel with a bm×bn tile, `stages` stages of
+/// `bk` k, k-contiguous rows of `ldk` elements of `elem` bytes: the pipeline's stages, which the
+/// epilogue reuses for the f32 tile of C (`tile_store.rs`).
+pub const fn tc_shared_bytes(bm: usize, bn: usize, ldk: usize, bk: usize, stages: usize, elem: usize) -> u32 {
+    let pipeline = (stages * (tc_region(bm, ldk, bk) + tc_region(bn, ldk, bk)) * elem) as u32;
+    let tile = crate::matmul::tile_store_bytes(bm, bn);
+    if pipeline > tile { pipeline } else { tile }
+}
+
+/// The block tile of a tensor-core kernel: 2 warps along m × `wn` along n, each warp `mt`·16
+/// rows × 32 columns of C (mma tiles of 16×8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TcTile {
+    /// 16-row mma tiles per warp along m (1..=4).
+    pub mt: usize,
+    /// Warps along n (1..=4).
+    pub wn: usize,
+}
+
+impl TcTile {
+    /// Rows of C per block.
+    pub const fn bm(self) -> usize {
+        32 * self.mt
+    }
+    /// Columns of C per block.
+    pub const fn bn(self) -> usize {
+        32 * self.wn
+    }
+    /// Threads per block.
+    pub const fn threads(self) -> u32 {
+        (64 * self.wn) as u32
+    }
+}
+
+/// The 128×128 tile (8 warps of 64×32).
+pub const TC_TILE_128: TcTile = TcTile { mt: 4, wn: 4 };
+/// The 64×64 tile (4 warps of 32×32): four times the blocks of [`TC_TILE_128`] for outputs
+/// that have few large tiles.
+pub const TC_TILE_64: TcTile = TcTile { mt: 2, wn: 2 };
 
 /// Device side: the pipeline and the mma loop.
 #[cfg(target_arch = "nvptx64")]
 mod device {
     use super::*;
     use crate::matmul::GemmParams;
+    use crate::matmul::split::{split_index, split_range};
+    use crate::matmul::tile_store::{store_tile, tile_ld};
     use crate::thread;
 
     /// An element kind of the tensor-core GEMM.
@@ -51,35 +104,36 @@ mod device {
         const KSTEP: usize;
         /// Zero.
         const ZERO: Self::E;
-        /// A fragment of the 16×KSTEP tile of op(A) at rows r0.., k c0.. (see `common::mma_*`).
+        /// A fragment of the 16×KSTEP tile of op(A) at rows r0.., k c0.. (see `common::mma_*`);
+        /// `ldo`: the row length of an outer-contiguous tile.
         ///
         /// # Safety
         /// `s` is a stage's A region; the tile lies inside it.
-        unsafe fn frag_a<const KC: bool>(s: *const Self::E, r0: usize, c0: usize, lane: usize) -> [u32; 4];
+        unsafe fn frag_a<const KC: bool>(s: *const Self::E, ldo: usize, r0: usize, c0: usize, lane: usize) -> [u32; 4];
         /// A fragment of the KSTEP×8 tile of op(B) at columns n0.., k c0...
         ///
         /// # Safety
         /// As `frag_a`.
-        unsafe fn frag_b<const KC: bool>(s: *const Self::E, n0: usize, c0: usize, lane: usize) -> [u32; 2];
+        unsafe fn frag_b<const KC: bool>(s: *const Self::E, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 2];
         /// The fragments of the two KSTEP×8 tiles at columns n0.. and n0 + 8.. (b of the first,
         /// then of the second).
         ///
         /// # Safety
         /// As `frag_a`.
         #[inline(always)]
-        unsafe fn frag_b2<const KC: bool>(s: *const Self::E, n0: usize, c0: usize, lane: usize) -> [u32; 4] {
+        unsafe fn frag_b2<const KC: bool>(s: *const Self::E, ldo: usize, n0: usize, c0: usize, lane: usize) -> [u32; 4] {
             // SAFETY: forwarded.
-            let (x, y) = unsafe { (Self::frag_b::<KC>(s, n0, c0, lane), Self::frag_b::<KC>(s, n0 + 8, c0, lane)) };
+            let (x, y) = unsafe { (Self::frag_b::<KC>(s, ldo, n0, c0, lane), Self::frag_b::<KC>(s, ldo, n0 + 8, c0, lane)) };
             [x[0], x[1], y[0], y[1]]
         }
         fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]);
     }
 
-    /// Index of element (o, q) of a tile in the layout KC selects (`ldk`: the k-contiguous row
-    /// length; a compile-time constant once inlined).
+    /// Index of element (o, q) of a tile in the layout KC selects (`ldk`, `ldo`: the
+    /// k-contiguous and outer-contiguous row lengths; compile-time constants once inlined).
     #[inline(always)]
-    pub fn tile_index<const KC: bool>(ldk: usize, o: usize, q: usize) -> usize {
-        if KC { o * ldk + q } else { q * TC_LDO + o }
+    pub fn tile_index<const KC: bool>(ldk: usize, ldo: usize, o: usize, q: usize) -> usize {
+        if KC { o * ldk + q } else { q * ldo + o }
     }
 
     /// One operand: element (o, q) of op(X) at `ptr[o·os + q·ks]`.
@@ -106,22 +160,24 @@ mod device {
             TcOperand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, vec }
         }
 
-        /// Starts copying the OUTER×BK tile at (o0, k0) into `s` (layout KC): 16-byte `cp.async`
-        /// with zero fill past the matrix, or, without `vec`, guarded element loads stored directly.
+        /// Starts copying the `tile_outer`×BK tile at (o0, k0) into `s` (layout KC), `threads`
+        /// threads sharing the work: 16-byte `cp.async` with zero fill past the matrix, or,
+        /// without `vec`, guarded element loads stored directly.
         ///
         /// # Safety
         /// `s` is a stage region of shared memory holding the tile; strides describe the buffer.
+        #[allow(clippy::too_many_arguments)]
         #[inline(always)]
-        unsafe fn issue<const KC: bool>(&self, ldk: usize, bk: usize, s: *mut E, o0: usize, k0: usize, tid: usize, zero: E) {
-            const NT: usize = TC_THREADS as usize;
+        unsafe fn issue<const KC: bool>(&self, (tile_outer, threads): (usize, usize), ldk: usize, bk: usize, s: *mut E, o0: usize, k0: usize, tid: usize, zero: E) {
             let v = Self::V;
-            let chunks = TC_BM * bk / v / NT;
+            let ldo = tc_ldo(tile_outer);
+            let chunks = tile_outer * bk / v / threads;
             let mut j = 0;
             while j < chunks {
-                let idx = tid + j * NT;
-                let (o, q) = if KC { (idx / (bk / v), (idx % (bk / v)) * v) } else { ((idx % (TC_BM / v)) * v, idx / (TC_BM / v)) };
+                let idx = tid + j * threads;
+                let (o, q) = if KC { (idx / (bk / v), (idx % (bk / v)) * v) } else { ((idx % (tile_outer / v)) * v, idx / (tile_outer / v)) };
                 // SAFETY: (o, q) is inside the tile, so the destination is inside the region.
-                let dst = unsafe { s.add(tile_index::<KC>(ldk, o, q)) };
+                let dst = unsafe { s.add(tile_index::<KC>(ldk, ldo, o, q)) };
                 let (go, gq) = (o0 + o, k0 + q);
                 if self.vec {
                     // Elements of this chunk inside the matrix (0..=V), along the contiguous direction.
@@ -147,7 +203,7 @@ mod device {
                         };
                         let (to, tq) = if KC { (o, q + i) } else { (o + i, q) };
                         // SAFETY: inside the tile.
-                        unsafe { *s.add(tile_index::<KC>(ldk, to, tq)) = x };
+                        unsafe { *s.add(tile_index::<KC>(ldk, ldo, to, tq)) = x };
                     }
                 }
                 j += 1;
@@ -188,108 +244,142 @@ mod device {
         unsafe { core::arch::asm!("cp.async.wait_group {n};", n = const N) };
     }
 
-    /// Dispatches on the operands' orientations (k-contiguous or not) to a specialized body.
+    /// Dispatches on the operands' orientations (k-contiguous or not) to a specialized body for
+    /// the block tile (MT, WN) of [`TcTile`].
     ///
     /// # Safety
     /// As the tensor-core kernels: the pointers cover what the strides address, C is disjoint, and
-    /// the launch has `TC_THREADS` threads, grid (⌈n/128⌉, ⌈m/128⌉) and the kind's shared bytes.
+    /// the launch has the tile's threads, grid (⌈n/BN⌉, ⌈m/BM⌉, splits), the kind's shared
+    /// bytes ([`tc_shared_bytes`]) and, with split-K, the counters and workspace of `p`.
     #[inline(always)]
-    pub unsafe fn tc_gemm<K: TcKind>(a: *const K::E, b: *const K::E, c: *mut f32, bias: *const f32, p: &GemmParams) {
+    pub unsafe fn tc_gemm<K: TcKind, const MT: usize, const WN: usize>(a: *const K::E, b: *const K::E, c: *mut f32, bias: *const f32, p: &GemmParams) {
         // An operand is taken as k-contiguous when its k stride is 1; anything else is laid out
         // outer-contiguous (correct for any strides; 16-byte copies only when the outer stride is 1).
         // SAFETY (all four): forwarded.
         unsafe {
             match (p.a_col_stride == 1, p.b_row_stride == 1) {
-                (true, true) => tc_body::<K, true, true>(a, b, c, bias, p),
-                (true, false) => tc_body::<K, true, false>(a, b, c, bias, p),
-                (false, true) => tc_body::<K, false, true>(a, b, c, bias, p),
-                (false, false) => tc_body::<K, false, false>(a, b, c, bias, p),
+                (true, true) => tc_body::<K, true, true, MT, WN>(a, b, c, bias, p),
+                (true, false) => tc_body::<K, true, false, MT, WN>(a, b, c, bias, p),
+                (false, true) => tc_body::<K, false, true, MT, WN>(a, b, c, bias, p),
+                (false, false) => tc_body::<K, false, false, MT, WN>(a, b, c, bias, p),
             }
         }
     }
 
     #[inline(always)]
-    unsafe fn tc_body<K: TcKind, const AKC: bool, const BKC: bool>(a: *const K::E, b: *const K::E, c: *mut f32, bias: *const f32, p: &GemmParams) {
+    unsafe fn tc_body<K: TcKind, const AKC: bool, const BKC: bool, const MT: usize, const WN: usize>(
+        a: *const K::E,
+        b: *const K::E,
+        c: *mut f32,
+        bias: *const f32,
+        p: &GemmParams,
+    ) {
+        const { assert!(MT >= 1 && MT <= 4 && WN >= 1 && WN <= 4) };
+        let tile = TcTile { mt: MT, wn: WN };
+        let (bm, bn, threads) = (tile.bm(), tile.bn(), tile.threads() as usize);
+        let (lda, ldb) = (tc_ldo(bm), tc_ldo(bn));
         let tid = thread::thread_idx_x() as usize;
-        let m0 = thread::block_idx_y() as usize * TC_BM;
-        let n0 = thread::block_idx_x() as usize * TC_BN;
+        let (bx, by) = (thread::block_idx_x() as usize, thread::block_idx_y() as usize);
+        let (m0, n0) = (by * bm, bx * bn);
         let opa = TcOperand::<K::E>::new::<AKC>(a, p.a_row_stride, p.a_col_stride, p.m, p.k);
         let opb = TcOperand::<K::E>::new::<BKC>(b, p.b_col_stride, p.b_row_stride, p.n, p.k);
         let (warp, lane) = (tid / 32, tid % 32);
-        let (wm, wn) = ((warp % 2) * 64, (warp / 2) * 32);
-        let region = tc_region(K::LDK, K::BK);
+        let (wm, wn) = ((warp % 2) * 16 * MT, (warp / 2) * 32);
+        let (region_a, region_b) = (tc_region(bm, K::LDK, K::BK), tc_region(bn, K::LDK, K::BK));
+        let stage = region_a + region_b;
         let smem = crate::shared::dynamic_shared::<K::E>();
-        let tiles = (p.k as usize).div_ceil(K::BK);
-        let mut acc = [[[0.0f32; 4]; 4]; 4];
+        let z = split_index(p);
+        let (first, end) = split_range(p, z, (p.k as usize).div_ceil(K::BK));
+        // acc[mt][4·nt + r]: register r of the accumulator of mma tile (mt, nt).
+        let mut acc = [[0.0f32; 16]; MT];
 
-        // SAFETY (whole body): every shared access stays inside STAGES·2·region elements, which the
+        // SAFETY (whole body): every shared access stays inside STAGES·stage elements, which the
         // launch provides; global reads are bounds-checked (zero fill outside the matrix).
         let issue = |kt: usize| unsafe {
-            let s = smem.add((kt % K::STAGES) * 2 * region);
-            opa.issue::<AKC>(K::LDK, K::BK, s, m0, kt * K::BK, tid, K::ZERO);
-            opb.issue::<BKC>(K::LDK, K::BK, s.add(region), n0, kt * K::BK, tid, K::ZERO);
+            let s = smem.add(((kt - first) % K::STAGES) * stage);
+            opa.issue::<AKC>((bm, threads), K::LDK, K::BK, s, m0, kt * K::BK, tid, K::ZERO);
+            opb.issue::<BKC>((bn, threads), K::LDK, K::BK, s.add(region_a), n0, kt * K::BK, tid, K::ZERO);
         };
         // Prologue: the first STAGES − 1 slices in flight (empty groups past the end keep the
-        // group count in step with the waits below).
+        // group count in step with the waits below). A loop, not unrolled: one copy of the
+        // copy code (see `opaque`).
+        let prologue = crate::matmul::opaque(K::STAGES - 1);
         let mut s0 = 0;
-        while s0 + 1 < K::STAGES {
-            if s0 < tiles {
-                issue(s0);
+        while s0 < prologue {
+            if first + s0 < end {
+                issue(first + s0);
             }
             cp_async_commit();
             s0 += 1;
         }
-        for kt in 0..tiles {
+        for kt in first..end {
             // Slice kt has landed (for this thread), then for every thread; and every thread is done
             // with slice kt − 1, whose stage the next issue overwrites.
             cp_async_wait_stages::<K>();
             thread::sync_threads();
             let next = kt + K::STAGES - 1;
-            if next < tiles {
+            if next < end {
                 issue(next);
             }
             cp_async_commit();
-            let sa = unsafe { smem.add((kt % K::STAGES) * 2 * region) } as *const K::E;
-            let sb = unsafe { sa.add(region) };
+            let sa = unsafe { smem.add(((kt - first) % K::STAGES) * stage) } as *const K::E;
+            let sb = unsafe { sa.add(region_a) };
             // Unrolled, so the compiler can load the next step's fragments during this step's mmas.
             unroll!(step in [0, 1, 2, 3, 4, 5, 6, 7] {
                 if step * K::KSTEP < K::BK {
                     let ks = step * K::KSTEP;
-                    let mut af = [[0u32; 4]; 4];
+                    let mut af = [[0u32; 4]; MT];
                     let mut bf = [[0u32; 4]; 2];
                     unroll!(mt in [0, 1, 2, 3] {
-                        // SAFETY: rows wm + mt·16 + 0..16 < BM, k ks..ks + KSTEP ≤ BK.
-                        af[mt] = unsafe { K::frag_a::<AKC>(sa, wm + mt * 16, ks, lane) };
+                        if mt < MT {
+                            // SAFETY: rows wm + mt·16 + 0..16 < BM, k ks..ks + KSTEP ≤ BK.
+                            af[mt] = unsafe { K::frag_a::<AKC>(sa, lda, wm + mt * 16, ks, lane) };
+                        }
                     });
                     unroll!(np in [0, 1] {
                         // SAFETY: columns wn + np·16 + 0..16 < BN.
-                        bf[np] = unsafe { K::frag_b2::<BKC>(sb, wn + np * 16, ks, lane) };
+                        bf[np] = unsafe { K::frag_b2::<BKC>(sb, ldb, wn + np * 16, ks, lane) };
                     });
                     unroll!(mt in [0, 1, 2, 3] {
-                        unroll!(nt in [0, 1, 2, 3] {
-                            let b = [bf[nt / 2][2 * (nt % 2)], bf[nt / 2][2 * (nt % 2) + 1]];
-                            K::mma(&mut acc[mt][nt], af[mt], b);
-                        });
+                        if mt < MT {
+                            unroll!(nt in [0, 1, 2, 3] {
+                                let b = [bf[nt / 2][2 * (nt % 2)], bf[nt / 2][2 * (nt % 2) + 1]];
+                                let mut d = [acc[mt][4 * nt], acc[mt][4 * nt + 1], acc[mt][4 * nt + 2], acc[mt][4 * nt + 3]];
+                                K::mma(&mut d, af[mt], b);
+                                acc[mt][4 * nt] = d[0];
+                                acc[mt][4 * nt + 1] = d[1];
+                                acc[mt][4 * nt + 2] = d[2];
+                                acc[mt][4 * nt + 3] = d[3];
+                            });
+                        }
                     });
                 }
             });
         }
-        // Leave no copy in flight past the kernel's end.
+        // No copy in flight, and every warp done with the stages: they become C's tile.
         cp_async_wait::<0>();
-        let (m, n) = (p.m as usize, p.n as usize);
+        thread::sync_threads();
+        let tile = smem as *mut f32;
+        let ld = tile_ld(bn);
         let (g, t) = (lane / 4, lane % 4);
         unroll!(mt in [0, 1, 2, 3] {
-            unroll!(nt in [0, 1, 2, 3] {
-                unroll!(r in [0, 1, 2, 3] {
-                    let row = m0 + wm + mt * 16 + g + 8 * (r / 2);
-                    let col = n0 + wn + nt * 8 + 2 * t + r % 2;
-                    if row < m && col < n {
-                        // SAFETY: (row, col) is inside C.
-                        unsafe { crate::matmul::gemm_epilogue(c, bias, p, row, col, acc[mt][nt][r]) };
-                    }
+            if mt < MT {
+                unroll!(nt in [0, 1, 2, 3] {
+                    unroll!(r in [0, 1, 2, 3] {
+                        let row = wm + mt * 16 + g + 8 * (r / 2);
+                        let col = wn + nt * 8 + 2 * t + r % 2;
+                        // SAFETY: (row, col) is inside the bm×bn tile, which fits the launch's
+                        // shared memory (`tc_shared_bytes`).
+                        unsafe { *tile.add(row * ld + col) = acc[mt][4 * nt + r] };
+                    });
                 });
-            });
+            }
         });
+        thread::sync_threads();
+        let tile_id = by * thread::grid_dim_x() as usize + bx;
+        // SAFETY: every thread calls it with the whole tile written; C, the bias and the split-K
+        // buffers are the caller's contract.
+        unsafe { store_tile(c, bias, p, tile, (bm, bn), (m0, n0), (tile_id, z), (tid, threads)) };
     }
 
     /// `cp_async_wait::<STAGES − 2>()` for the kind's stage count.

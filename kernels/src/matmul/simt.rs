@@ -25,7 +25,8 @@ use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {
     super::common::{Operand, fma, load_quads},
-    super::split::{split_index, split_range, split_reduce, sync_threads_or},
+    super::split::{split_index, split_range},
+    super::tile_store::{store_tile, tile_ld},
     crate::{thread, vector::F32x4},
 };
 
@@ -55,8 +56,11 @@ pub const SIMT_SHARED_1: u32 = simt_shared_bytes(1);
 pub const SIMT_SHARED_2: u32 = simt_shared_bytes(2);
 /// Dynamic shared memory of the two-stage BM×BN tile kernels (`gemm_warptile_fast_f32`,
 /// `gemm_tile*_f32`).
+/// The epilogue reuses it for the tile of C (`tile_store.rs`).
 pub const fn simt_tile_shared_bytes(bm: usize, bn: usize) -> u32 {
-    (2 * SIMT_BK * (bm + SIMT_PAD + bn + SIMT_PAD) * 4) as u32
+    let stages = (2 * SIMT_BK * (bm + SIMT_PAD + bn + SIMT_PAD) * 4) as u32;
+    let tile = super::tile_store_bytes(bm, bn);
+    if stages > tile { stages } else { tile }
 }
 
 /// Quads (4 floats) of each operand tile per thread.
@@ -180,6 +184,36 @@ unsafe fn slice_fma<const VEC: bool, const LDA_: usize, const LDB_: usize>(sa: *
     });
 }
 
+/// [`slice_fma`] (16-byte shared reads) as a loop of four k-steps at a time instead of sixteen
+/// unrolled ones: a quarter of the code per slice (about 4.5 KB of SASS instead of 18), so the
+/// loop stays in the instruction cache when few warps share a multiprocessor (small products),
+/// for one loop branch per 256 FMAs.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn slice_fma_rolled<const LDA_: usize, const LDB_: usize>(sa: *mut f32, sb: *mut f32, row_q: [usize; 2], col_q: [usize; 2], acc: &mut [[f32; 8]; 8]) {
+    let groups = super::opaque(SIMT_BK / 4);
+    for g in 0..groups {
+        unroll!(k4 in [0, 1, 2, 3] {
+            let kk = g * 4 + k4;
+            let mut af = [0.0f32; 8];
+            let mut bf = [0.0f32; 8];
+            unroll!(h in [0, 1] {
+                // SAFETY: kk < BK, row_q[h] + 4 ≤ BM ≤ LDA (likewise for B): inside the stage.
+                let (x, y) = unsafe { (*(sa.add(kk * LDA_ + row_q[h]) as *const F32x4), *(sb.add(kk * LDB_ + col_q[h]) as *const F32x4)) };
+                unroll!(i in [0, 1, 2, 3] {
+                    af[h * 4 + i] = x.0[i];
+                    bf[h * 4 + i] = y.0[i];
+                });
+            });
+            unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+                unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
+                    acc[i][j] = fma(af[i], bf[j], acc[i][j]);
+                });
+            });
+        });
+    }
+}
+
 /// The warp-tiled thread mapping: this thread's rows are row_q[h] + 0..4 and columns
 /// col_q[h] + 0..4 (h = 0, 1) of the block tile, with `wn` warps of 32×64 along n.
 #[cfg(target_arch = "nvptx64")]
@@ -283,7 +317,7 @@ unsafe fn tile_mainloop<
                 rb = load_quads(&pb);
             }
             let sa = smem.add((t % 2) * st);
-            slice_fma::<true, LDA_, LDB_>(sa, sa.add(la), row_q, col_q, acc);
+            slice_fma_rolled::<LDA_, LDB_>(sa, sa.add(la), row_q, col_q, acc);
             if more {
                 let s = smem.add(((t + 1) % 2) * st);
                 Operand::store_kmajor_kc::<BM, BK, NT, QA, LDA_, AKC>(&ra, s, tid);
@@ -333,7 +367,7 @@ unsafe fn tile_mainloop_guarded<const BM: usize, const BN: usize, const NT: usiz
                 rb = opb.load_tile::<BN, BK, NT, QB>(n0, k0, tid);
             }
             let sa = smem.add((t % 2) * st);
-            slice_fma::<true, LDA_, LDB_>(sa, sa.add(la), row_q, col_q, acc);
+            slice_fma_rolled::<LDA_, LDB_>(sa, sa.add(la), row_q, col_q, acc);
             if more {
                 let s = smem.add(((t + 1) % 2) * st);
                 opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, s, tid);
@@ -402,17 +436,26 @@ unsafe fn tile_kernel<const BM: usize, const BN: usize, const NT: usize, const Q
             opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, s, tid);
             opb.store_kmajor::<BN, BK, NT, QB, LDB_>(&rb, s.add(la), tid);
             thread::sync_threads();
-            slice_fma::<true, LDA_, LDB_>(s, s.add(la), map.0, map.1, &mut acc);
+            slice_fma_rolled::<LDA_, LDB_>(s, s.add(la), map.0, map.1, &mut acc);
         }
     }
+    // Every warp is done with the stages: they become C's tile (rows of tile_ld(BN) floats).
+    thread::sync_threads();
+    let ld = tile_ld(BN);
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+        unroll!(h in [0, 1] {
+            let (row, col) = (map.0[i / 4] + i % 4, map.1[h] + 0);
+            let v = F32x4([acc[i][h * 4], acc[i][h * 4 + 1], acc[i][h * 4 + 2], acc[i][h * 4 + 3]]);
+            // SAFETY: (row, col..col + 4) is inside the BM×BN tile, which fits the launch's
+            // shared memory (`simt_tile_shared_bytes`); col and ld are multiples of 4.
+            unsafe { *(smem.add(row * ld + col) as *mut F32x4) = v };
+        });
+    });
+    thread::sync_threads();
     let tile = tile_m * thread::grid_dim_x() as usize + tile_n;
-    // SAFETY: the split-K counters and workspace are the host's (forwarded); the epilogue
-    // bounds-checks C.
-    unsafe {
-        if split_reduce(p, tile, z, &mut acc, (tid, NT), sync_threads_or) {
-            store_acc(c, bias, p, origin.0, origin.1, map.0, map.1, &acc);
-        }
-    }
+    // SAFETY: every thread calls it with the whole tile written; the split-K counters and
+    // workspace are the host's (forwarded); the epilogue bounds-checks C.
+    unsafe { store_tile(c, bias, p, smem, (BM, BN), origin, (tile, z), (tid, NT)) };
 }
 
 /// 2-D register blocking: 8×8 outputs per thread, scalar loads.

@@ -148,6 +148,9 @@ pub enum GemmKernel {
     Tf32,
     /// TF32 with 64 k per pipeline stage (half the barriers; 204 KiB of shared memory).
     Tf32Bk64,
+    /// `Tf32` on 64×64 tiles of 4 warps, four blocks per multiprocessor, split-K: outputs with
+    /// few 128×128 tiles, in any layout with no staging pass.
+    Tf32Tile64,
     /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,
     /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
     WarpDot,
@@ -156,14 +159,14 @@ pub enum GemmKernel {
     /// multiple of 4 runs as is; any other operand is first staged k-contiguous (one pass over
     /// it, into a staging buffer the stream keeps).
     Tf32Wgmma,
-    /// The fastest TF32 kernel the device allows: `Tf32Wgmma` (split-K by the cost model) on
-    /// sm_90a, else `Tf32`.
+    /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
+    /// `Tf32Wgmma` (sm_90a only), `Tf32` and `Tf32Tile64`, and their split-K counts.
     Tf32Auto,
 }
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 15] = [
+    pub const LADDER: [GemmKernel; 16] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -179,6 +182,7 @@ impl GemmKernel {
         GemmKernel::WarpDot,
         GemmKernel::Tf32,
         GemmKernel::Tf32Bk64,
+        GemmKernel::Tf32Tile64,
     ];
 
     /// How `gemm` runs this kernel on `p` (on a device with `sms` multiprocessors that has
@@ -203,8 +207,8 @@ impl GemmKernel {
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
-            GemmKernel::Tf32Auto if wgmma && k > 0 => plan::choose_splits(GemmKernel::Tf32Wgmma, m, n, k, sms),
-            GemmKernel::Tf32Auto => fixed(GemmKernel::Tf32),
+            GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
+            GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staged_elems(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
             // with a guarded path.
             GemmKernel::WarpTiledWide if !vec_operands(p) => plan::choose_splits(GemmKernel::WarpTiledFast, m, n, k, sms),
@@ -215,7 +219,7 @@ impl GemmKernel {
 
     /// Whether the kernel rounds its inputs below f32 precision.
     pub fn is_reduced_precision(self) -> bool {
-        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Auto)
+        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Tile64 | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Auto)
     }
 
     /// The PTX kernel and its launch configuration for an m×n output (`self` concrete, from a
@@ -267,18 +271,30 @@ impl GemmKernel {
             GemmKernel::DoubleBuffered => {
                 (&km::GEMM_DB_F32, tile_grid("gemm_db_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
-            GemmKernel::Tf32 => {
-                (&km::GEMM_MMA_TF32, tile_grid("gemm_mma_tf32", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_SHARED)?)
+            GemmKernel::Tf32 => tiles(&km::GEMM_MMA_TF32, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_SHARED)?,
+            GemmKernel::Tf32Bk64 => tiles(&km::GEMM_MMA_TF32_BK64, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
+            GemmKernel::Tf32Tile64 => {
+                tiles(&km::GEMM_MMA_TF32_64, (km::TF32_64_TILE, km::TF32_64_TILE), km::TF32_64_THREADS, km::TF32_64_SHARED)?
             }
-            GemmKernel::Tf32Bk64 => (
-                &km::GEMM_MMA_TF32_BK64,
-                tile_grid("gemm_mma_tf32_bk64", m, n, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
-            ),
             GemmKernel::Auto | GemmKernel::Tf32Auto | GemmKernel::Tf32Wgmma => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
             }
         })
     }
+}
+
+/// Whether TF32 `wgmma` reads an operand (outer stride `os`, k stride `ks`) as it is:
+/// k-contiguous, rows 16-byte aligned.
+fn tf32_direct(os: u64, ks: u64) -> bool {
+    ks == 1 && os.is_multiple_of(4)
+}
+
+/// Elements [`GemmKernel::Tf32Wgmma`] stages before its launch: every operand it cannot read as
+/// it is, rows padded to a multiple of 4.
+fn tf32_staged_elems(p: &GemmParams) -> usize {
+    let padded = (p.k as usize).next_multiple_of(4);
+    let ops = [(p.a_row_stride, p.a_col_stride, p.m as usize), (p.b_col_stride, p.b_row_stride, p.n as usize)];
+    ops.iter().filter(|o| !tf32_direct(o.0, o.1)).map(|o| o.2 * padded).sum()
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
@@ -447,9 +463,9 @@ fn launch_tf32_wgmma(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
-    let direct = |os: u64, ks: u64| ks == 1 && os.is_multiple_of(4);
+    let direct = tf32_direct;
     let padded = k.next_multiple_of(4);
-    let staged: usize = operands.iter().filter(|o| !direct(o.1, o.2)).map(|o| o.3 * padded).sum();
+    let staged = tf32_staged_elems(&params);
     let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
     let mut tma = [None, None];
     for (slot, &(ptr, os, ks, outer)) in tma.iter_mut().zip(&operands) {
@@ -477,23 +493,38 @@ fn launch_tf32_wgmma(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Bf16Kernel {
-    /// [`Bf16Kernel::Wgmma`] on an sm_90a GPU (an operand whose row stride is not a multiple of
-    /// 8 elements is first copied into padded rows), else [`Bf16Kernel::MmaLdmatrix`].
+    /// The fastest kernel for the shape and device: the cost model of [`plan`] picks among
+    /// [`Bf16Kernel::Wgmma`] (sm_90a only; an operand whose row stride is not a multiple of 8
+    /// elements is first copied into padded rows), [`Bf16Kernel::MmaLdmatrix`] and
+    /// [`Bf16Kernel::MmaTile64`], and their split-K counts.
     #[default]
     Auto,
     /// 32 k per stage, fragments loaded one 32-bit word at a time.
     Mma,
-    /// 64 k per stage, fragments loaded with `ldmatrix`.
+    /// 64 k per stage, fragments loaded with `ldmatrix`, 128×128 tiles, split-K.
     MmaLdmatrix,
-    /// Hopper (sm_90a only): TMA copies and `wgmma.mma_async`, warp-specialized, 128×256 tiles.
-    /// Needs A's and B's row strides to be multiples of 8 elements (16 bytes); any m, n, k and
-    /// any transposes otherwise.
+    /// `MmaLdmatrix` on 64×64 tiles of 4 warps, three blocks per multiprocessor, split-K: outputs
+    /// with few 128×128 tiles.
+    MmaTile64,
+    /// Hopper (sm_90a only): TMA copies and `wgmma.mma_async`, warp-specialized, 128×256 tiles,
+    /// split-K. Needs A's and B's row strides to be multiples of 8 elements (16 bytes); any m,
+    /// n, k and any transposes otherwise.
     Wgmma,
 }
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 3] = [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::Wgmma];
+    pub const ALL: [Bf16Kernel; 4] = [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64, Bf16Kernel::Wgmma];
+}
+
+/// How [`gemm_bf16_with_plan`] runs one product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bf16Plan {
+    /// A concrete kernel (not `Auto`).
+    pub kernel: Bf16Kernel,
+    /// Blocks along k per output tile (1: no split-K; more only for the kernels of
+    /// [`plan::TileModel::of_bf16`]).
+    pub splits: u32,
 }
 
 /// [`gemm`] with bf16 A and B on the BF16 tensor cores, f32 accumulation, f32 C and bias. Any
@@ -511,9 +542,9 @@ pub fn gemm_bf16(
     gemm_bf16_with(gpu, a, ta, b, tb, epilogue, c, Bf16Kernel::default())
 }
 
-/// [`gemm_bf16`] with a chosen kernel. A forced [`Bf16Kernel::Wgmma`] fails with
-/// `MissingKernel` on a GPU without sm_90a PTX and `InvalidArgument` for row strides the copy
-/// engine cannot read.
+/// [`gemm_bf16`] with a chosen kernel (split-K by the cost model). A forced
+/// [`Bf16Kernel::Wgmma`] fails with `MissingKernel` on a GPU without sm_90a PTX and
+/// `InvalidArgument` for row strides the copy engine cannot read.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_bf16_with(
     gpu: &Gpu,
@@ -528,40 +559,109 @@ pub fn gemm_bf16_with(
     let Some(params) = gemm_params("gemm_bf16", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    let sms = gpu.info().multiprocessors as usize;
+    let plan = match kernel {
+        Bf16Kernel::Auto => {
+            let wgmma = gpu.supports(wgmma_bf16_info(ta, tb)) && k > 0;
+            let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
+            let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
+            Bf16Plan { kernel, splits }
+        }
+        kernel => Bf16Plan { kernel, splits: plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0) },
+    };
+    run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)
+}
+
+/// [`gemm_bf16`] with the kernel and split-K count given (for tests and measurements). The
+/// plan must name a concrete kernel, and `splits` > 1 a kernel of [`plan::TileModel::of_bf16`]
+/// with every split at least 4 slices long and partial tiles that fit the workspace; otherwise
+/// `InvalidArgument`.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_bf16_with_plan(
+    gpu: &Gpu,
+    a: &DeviceMatrixBf16,
+    ta: Transpose,
+    b: &DeviceMatrixBf16,
+    tb: Transpose,
+    epilogue: Epilogue<'_>,
+    c: &mut DeviceMatrix,
+    plan: Bf16Plan,
+) -> Result<()> {
+    let Some(params) = gemm_params("gemm_bf16", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
+        return Ok(());
+    };
+    run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, false)
+}
+
+/// The `wgmma` kernel of a BF16 layout.
+fn wgmma_bf16_info(ta: Transpose, tb: Transpose) -> &'static kernels::KernelInfo {
     use kernels::matmul as km;
-    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
-    let tma = |x: &DeviceMatrixBf16| TmaMatrix { ptr: x.device_ptr(), element: TmaElement::Bf16, rows: x.rows(), cols: x.cols(), ld: x.cols() };
-    let (ta_m, tb_m) = (tma(a), tma(b));
-    let wgmma_info = match (ta, tb) {
+    match (ta, tb) {
         (Transpose::No, Transpose::Yes) => &km::GEMM_WGMMA_BF16_KK,
         (Transpose::No, Transpose::No) => &km::GEMM_WGMMA_BF16_KN,
         (Transpose::Yes, Transpose::Yes) => &km::GEMM_WGMMA_BF16_MK,
         (Transpose::Yes, Transpose::No) => &km::GEMM_WGMMA_BF16_MN,
+    }
+}
+
+/// A bf16 matrix as the copy engine sees it.
+fn bf16_tma(x: &DeviceMatrixBf16) -> TmaMatrix {
+    TmaMatrix { ptr: x.device_ptr(), element: TmaElement::Bf16, rows: x.rows(), cols: x.cols(), ld: x.cols() }
+}
+
+/// Checks a BF16 plan and launches it; `pad`: copy operands the copy engine cannot read into
+/// padded rows first (`Auto`'s path to `wgmma`).
+#[allow(clippy::too_many_arguments)]
+fn run_bf16_plan(
+    gpu: &Gpu,
+    (a, ta): (&DeviceMatrixBf16, Transpose),
+    (b, tb): (&DeviceMatrixBf16, Transpose),
+    epilogue: Epilogue<'_>,
+    c: &mut DeviceMatrix,
+    params: GemmParams,
+    plan: Bf16Plan,
+    pad: bool,
+) -> Result<()> {
+    use kernels::matmul as km;
+    let invalid = |reason: String| Err(crate::Error::InvalidArgument { op: "gemm_bf16", reason });
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    if plan.kernel == Bf16Kernel::Auto {
+        return invalid("Auto is not a concrete kernel".into());
+    }
+    if plan.splits == 0 || plan.splits > plan::MAX_SPLITS {
+        return invalid(format!("{} splits (1..={})", plan.splits, plan::MAX_SPLITS));
+    }
+    let model = plan::TileModel::of_bf16(plan.kernel);
+    let params = match model {
+        Some(model) if plan.splits > 1 => {
+            if model.cost(m, n, k, plan.splits, 1).is_none() {
+                return invalid(format!("{} splits of k = {k} for {m}×{n} with {:?}", plan.splits, plan.kernel));
+            }
+            split_params(gpu, params, &model, plan.splits)
+        }
+        None if plan.splits > 1 => return invalid(format!("{:?} has no split-K", plan.kernel)),
+        _ => params,
     };
-    let auto_wgmma = kernel == Bf16Kernel::Auto && gpu.supports(wgmma_info) && params.k > 0;
-    let (ta_m, tb_m) = if auto_wgmma { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
-    let kernel = match kernel {
-        Bf16Kernel::Auto if auto_wgmma => Bf16Kernel::Wgmma,
-        Bf16Kernel::Auto => Bf16Kernel::MmaLdmatrix,
-        k => k,
-    };
-    let (info, shared) = match kernel {
-        Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_SHARED),
-        Bf16Kernel::MmaLdmatrix | Bf16Kernel::Auto => (&km::GEMM_MMA_BF16_LDM, km::BF16_LDM_SHARED),
-        Bf16Kernel::Wgmma => {
+    let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
+    let (info, tile, threads, shared) = match plan.kernel {
+        Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
+        Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),
+        Bf16Kernel::MmaTile64 => (&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED),
+        Bf16Kernel::Wgmma | Bf16Kernel::Auto => {
+            let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
+            let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
             let wg = WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16 };
-            let model = plan::TileModel::WGMMA_BF16;
-            let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
-            let (splits, _) = model.best_splits(m, n, k, gpu.info().multiprocessors as usize);
-            let params = if splits > 1 { split_params(gpu, params, &model, splits) } else { params };
-            return launch_wgmma(gpu, "gemm_bf16", wgmma_info, wg, c.device_ptr(), bias_ptr, params);
+            return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16_info(ta, tb), wg, c.device_ptr(), bias_ptr, params);
         }
     };
-    let cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::BF16_BM, km::BF16_BN), km::BF16_THREADS, shared)?;
+    let mut cfg = tile_grid(info.name, m, n, (tile, tile), threads, shared)?;
+    cfg.grid.z = params.splits;
     let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
     let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
     // SAFETY: the BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
-    // checked and the strides address only inside A and B; the kernel bounds-checks its tiles.
+    // checked and the strides address only inside A and B; the kernel bounds-checks its tiles,
+    // and split-K plans carry this stream's counters and a workspace they fit (checked above).
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 

@@ -7,22 +7,28 @@
 //! blocks   = ⌈m/BM⌉·⌈n/BN⌉ · splits            (split s multiplies k-slices s·per ..)
 //! L        = ⌈blocks / SMs⌉                     (blocks per multiprocessor, in turn or together)
 //! rate(L)  = eff · min(1, min(L, resident)·warps / 8)
-//! time     = L · (per·BK + K_FIXED / min(L, resident))·BM·BN / rate(L)
-//!            + (splits − 1)·SPLIT_COST·BM·BN / eff
+//! time     = L · (per·BK + fixed / min(L, resident))·BM·BN / rate(L)
+//!            + (splits − 1)·split·BM·BN / eff
 //! ```
 //!
 //! `eff` is the kernel's throughput per multiprocessor when it is full, relative to the
 //! fastest kernel of its precision; a multiprocessor needs about 8 warps in flight before it
-//! issues at full rate, so a lone 2-warp block runs at a quarter of it. `K_FIXED` is the
-//! per-block cost outside the main loop (prologue, epilogue) in k-steps, partly hidden when
-//! several blocks share a multiprocessor (4096×4096×16: one wide block per SM took 85 µs, two
-//! 128×64 blocks per SM 65 µs); `SPLIT_COST` the round trip of a partial tile through the
-//! workspace. The constants come from the
-//! shape sweep (`cargo bench -p benches --bench gemm_sweep`, docs/gemm-sweep.md): what they
-//! encode is general (waves, occupancy, fixed costs), so shapes outside the sweep follow the
-//! same reasoning.
+//! issues at full rate, so a lone 2-warp block runs at a quarter of it. `fixed` is the
+//! per-block cost outside the main loop (prologue, pipeline fill, epilogue) in k-steps, partly
+//! hidden when several blocks share a multiprocessor; `split` the round trip of a partial tile
+//! through the workspace. TF32 and BF16 choose between `wgmma` (128×256 tiles, fast when full,
+//! a large fixed cost and an expensive split) and the `mma.sync` tiles (128×128 and 64×64,
+//! cheap to start); a `wgmma` plan that first stages its operands adds the staging pass's cost
+//! ([`staging_cost`]).
+//!
+//! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
+//! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
+//! `benches/fit/plan_fit.py --search` picks the eff, fixed and split of each kernel that make
+//! the model's pick closest to the fastest measured plan (H100, docs/gemm-sweep.md: the pick
+//! is within 4–6 % of the best plan on geometric mean). What they encode is general (waves,
+//! occupancy, fixed and split costs), so shapes outside the sweep follow the same reasoning.
 
-use super::GemmKernel;
+use super::{Bf16Kernel, GemmKernel};
 use crate::context::{SPLIT_COUNTERS, SPLIT_WORKSPACE};
 
 /// How [`super::gemm_with_plan`] runs one product.
@@ -44,16 +50,14 @@ const MIN_SLICES_PER_SPLIT: usize = 4;
 
 /// Warps a multiprocessor needs in flight to issue at its full rate.
 const SAT_WARPS: f64 = 8.0;
-/// Per-block cost outside the main loop, in k-steps (fitted to the sweep's k ≤ 64 products on
-/// an H100, where it dominates).
-const K_FIXED: f64 = 96.0;
-/// Cost of each further split of a tile, in k-steps of that tile: its partial tile goes to the
-/// workspace and comes back in the last block's sum (8 bytes per output; a 128×256 tile at a
-/// multiprocessor's share of DRAM bandwidth takes about as long as 64 k-steps).
-const SPLIT_COST: f64 = 64.0;
 /// A split must beat the unsplit product by this factor: below it the gain is in the noise
 /// of the model, and the unsplit product is simpler (one write of C).
 const SPLIT_GAIN: f64 = 0.95;
+
+/// A staging pass's launch, in model units.
+const STAGE_LAUNCH: f64 = 1.0e6;
+/// A staging pass's cost per element and multiprocessor, in model units.
+const STAGE_PER_ELEMENT: f64 = 500.0;
 
 /// What the cost model knows of one tile kernel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,24 +72,44 @@ pub struct TileModel {
     pub warps: usize,
     /// Throughput per multiprocessor when full, relative to the fastest kernel of the precision.
     pub eff: f64,
+    /// Per-block cost outside the main loop (prologue, pipeline fill, epilogue), in k-steps.
+    pub fixed: f64,
+    /// Cost of each further split of a tile, in k-steps: its partial tile's round trip through
+    /// the workspace.
+    pub split: f64,
 }
 
 impl TileModel {
     /// The model of a tile kernel; `None` for kernels without split-K (the ladder's earlier
     /// rungs, `WarpDot`, the `mma.sync` kernels).
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
-        let t = |bm, bn, bk, resident, warps, eff| Some(TileModel { bm, bn, bk, resident, warps, eff });
+        // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
+        // plans `gemm_plans` timed (see the module doc).
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
         match kernel {
-            GemmKernel::WarpTiledWide => t(128, 256, 8, 1, 8, 1.0),
-            GemmKernel::WarpTiledFast => t(128, 128, 16, 1, 8, 0.93),
-            GemmKernel::Tile128x64 => t(128, 64, 16, 2, 4, 0.85),
-            GemmKernel::Tile64x128 => t(64, 128, 16, 2, 4, 0.85),
-            GemmKernel::Tile64 => t(64, 64, 16, 4, 2, 0.75),
-            GemmKernel::Tf32Wgmma => t(128, 256, 32, 1, 8, 1.0),
+            GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 8, 1.0, 144.0, 64.0)),
+            GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 8, 0.97, 96.0, 64.0)),
+            GemmKernel::Tile128x64 => t((128, 64, 16, 2, 4, 0.84, 96.0, 64.0)),
+            GemmKernel::Tile64x128 => t((64, 128, 16, 2, 4, 0.85, 96.0, 64.0)),
+            GemmKernel::Tile64 => t((64, 64, 16, 4, 2, 0.78, 96.0, 64.0)),
+            GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 256.0, 128.0)),
+            GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.38, 96.0, 64.0)),
+            GemmKernel::Tf32Tile64 => t((64, 64, 32, 4, 4, 0.25, 112.0, 64.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
-            GemmKernel::RowDot => t(8, 16 * 32, 128, 2, 8, 0.25),
+            GemmKernel::RowDot => t((8, 16 * 32, 128, 2, 8, 0.25, 96.0, 64.0)),
             _ => None,
+        }
+    }
+
+    /// The model of a BF16 kernel; `None` for `Mma` (no split-K plans) and `Auto`.
+    pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
+        match kernel {
+            Bf16Kernel::Wgmma => t((128, 256, 64, 1, 8, 1.0, 448.0, 384.0)),
+            Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.24, 96.0, 64.0)),
+            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.18, 96.0, 128.0)),
+            Bf16Kernel::Mma | Bf16Kernel::Auto => None,
         }
     }
 
@@ -116,15 +140,12 @@ impl TileModel {
         let rate = self.eff * (together * self.warps as f64 / SAT_WARPS).min(1.0);
         let area = (self.bm * self.bn) as f64;
         // Blocks resident together hide part of each other's prologue and epilogue.
-        let main = load as f64 * ((per * self.bk) as f64 + K_FIXED / together) * area / rate;
-        Some(main + f64::from(splits - 1) * SPLIT_COST * area / self.eff)
+        let main = load as f64 * ((per * self.bk) as f64 + self.fixed / together) * area / rate;
+        Some(main + f64::from(splits - 1) * self.split * area / self.eff)
     }
 }
 
 impl TileModel {
-    /// The BF16 `wgmma` kernels (`Bf16Kernel::Wgmma`): 128×256 tiles, 64 k per stage.
-    pub const WGMMA_BF16: TileModel = TileModel { bm: 128, bn: 256, bk: 64, resident: 1, warps: 8, eff: 1.0 };
-
     /// The cheapest split count for this kernel, with its estimated cost.
     pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: usize) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
@@ -144,15 +165,48 @@ impl TileModel {
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
 pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let mut best: Option<(f64, GemmPlan)> = None;
-    for &kernel in kernels {
-        let Some(model) = TileModel::of(kernel) else { continue };
+    let (kernel, splits) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x), 0.0)), m, n, k, sms).unwrap_or((kernels[0], 1));
+    GemmPlan { kernel, splits }
+}
+
+/// The cheapest (kernel, splits) of `(kernel, model, extra cost)` candidates (`None` models
+/// skipped; the extra cost, in the model's units, is what the kernel needs besides its own
+/// launch, such as a staging pass); ties go to the earlier candidate and the fewer splits.
+pub fn cheapest<K: Copy>(cands: impl IntoIterator<Item = (K, Option<TileModel>, f64)>, m: usize, n: usize, k: usize, sms: usize) -> Option<(K, u32)> {
+    let mut best: Option<(f64, K, u32)> = None;
+    for (kernel, model, extra) in cands {
+        let Some(model) = model else { continue };
         let (splits, c) = model.best_splits(m, n, k, sms);
-        if best.is_none_or(|(b, _)| c < b) {
-            best = Some((c, GemmPlan { kernel, splits }));
+        let c = c + extra;
+        if best.is_none_or(|(b, ..)| c < b) {
+            best = Some((c, kernel, splits));
         }
     }
-    best.map_or(GemmPlan { kernel: kernels[0], splits: 1 }, |(_, p)| p)
+    best.map(|(_, kernel, splits)| (kernel, splits))
+}
+
+/// Cost of one staging pass over `elems` operand elements (`gemm_stage_kmajor_f32`,
+/// `gemm_stage_pad_bf16`), in the tensor-core models' units: a launch plus a read and a write
+/// of each element at a multiprocessor's share of DRAM bandwidth.
+pub fn staging_cost(elems: usize, sms: usize) -> f64 {
+    STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64
+}
+
+/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over `Tf32Wgmma` (on sm_90a; with the
+/// cost of staging the operands `stage_elems` > 0 needs), `Tf32` and `Tf32Tile64`.
+pub fn choose_tf32(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+    let wg = (GemmKernel::Tf32Wgmma, TileModel::of(GemmKernel::Tf32Wgmma).filter(|_| wgmma), if stage_elems > 0 { staging_cost(stage_elems, sms) } else { 0.0 });
+    let mma = [GemmKernel::Tf32, GemmKernel::Tf32Tile64].map(|x| (x, TileModel::of(x), 0.0));
+    let (kernel, splits) = cheapest([wg].into_iter().chain(mma), m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
+    GemmPlan { kernel, splits }
+}
+
+/// `Bf16Kernel::Auto`'s plan: the cost model over `Wgmma` (on sm_90a; with the cost of padding
+/// the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`.
+pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
+    let wg = (Bf16Kernel::Wgmma, TileModel::of_bf16(Bf16Kernel::Wgmma).filter(|_| wgmma), if stage_elems > 0 { staging_cost(stage_elems, sms) } else { 0.0 });
+    let mma = [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64].map(|x| (x, TileModel::of_bf16(x), 0.0));
+    cheapest([wg].into_iter().chain(mma), m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
 }
 
 /// The best split count for one fixed tile kernel.

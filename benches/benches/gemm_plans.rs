@@ -1,0 +1,221 @@
+//! Every plan of the GEMM cost model, timed: for each shape and layout, every tile kernel the
+//! `Auto` rule of a precision chooses among, at every split count it may use, plus `Auto`
+//! itself. This is the data the constants of `host::ops::matmul::plan` are fitted to (see
+//! docs/gemm-sweep.md): the model's pick can be compared with the fastest plan measured.
+//!
+//! Each plan's output is compared with the first plan's (the same inputs; a difference above
+//! 1e-2 of the largest output is reported as `mismatch`, the run goes on), then timed with
+//! `benches::graph_timing::measure_with` (graph replays of about 0.3 ms, median).
+//!
+//! ```text
+//! gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...]
+//! ```
+//! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note.
+
+use std::process::ExitCode;
+
+use benches::graph_timing::measure_with;
+use host::bench::random_f32;
+use host::buffer_bf16::DeviceMatrixBf16;
+use host::ops::matmul::plan::{F32_TILES, MAX_SPLITS, TileModel};
+use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan};
+use host::{DeviceMatrix, Gpu, Result};
+
+/// The default shapes (m, n, k): squares, the MLP's layers at a few batches, skinny and tall
+/// products, and odd sizes.
+const SHAPES: [(usize, usize, usize); 30] = [
+    (128, 128, 128),
+    (256, 256, 256),
+    (384, 384, 384),
+    (512, 512, 512),
+    (768, 768, 768),
+    (1000, 1000, 1000),
+    (1024, 1024, 1024),
+    (1536, 1536, 1536),
+    (2048, 2048, 2048),
+    (3000, 3000, 3000),
+    (4096, 4096, 4096),
+    (64, 1024, 784),
+    (256, 1024, 784),
+    (256, 1024, 1024),
+    (256, 784, 1024),
+    (1024, 784, 256),
+    (1024, 1024, 256),
+    (1024, 1024, 1024),
+    (4096, 1024, 1024),
+    (1024, 4096, 4096),
+    (10, 1024, 4096),
+    (1024, 784, 4096),
+    (64, 64, 16384),
+    (64, 4096, 4096),
+    (4096, 64, 1024),
+    (4096, 4096, 16),
+    (8192, 8192, 64),
+    (777, 555, 333),
+    (33, 2000, 5000),
+    (1000, 3000, 700),
+];
+
+/// Split counts tried for each splittable kernel.
+const SPLITS: [u32; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Plan {
+    F32(GemmPlan),
+    Bf16(Bf16Plan),
+    Auto,
+}
+
+fn candidates(precision: &str, m: usize, n: usize, k: usize) -> Vec<Plan> {
+    let mut out = vec![Plan::Auto];
+    let mut add = |model: Option<TileModel>, mk: &dyn Fn(u32) -> Plan| {
+        for s in SPLITS {
+            if s <= MAX_SPLITS && model.is_some_and(|md| md.cost(m, n, k, s, 1).is_some()) {
+                out.push(mk(s));
+            }
+        }
+    };
+    match precision {
+        "f32" => {
+            for kernel in F32_TILES {
+                add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
+            }
+        }
+        "tf32" => {
+            for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
+                add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
+            }
+        }
+        _ => {
+            for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
+                add(TileModel::of_bf16(kernel), &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
+            }
+        }
+    }
+    out
+}
+
+fn name(p: Plan) -> String {
+    match p {
+        Plan::F32(g) => format!("{:?},{}", g.kernel, g.splits),
+        Plan::Bf16(b) => format!("{:?},{}", b.kernel, b.splits),
+        Plan::Auto => "Auto,0".into(),
+    }
+}
+
+fn parse_list(v: &str) -> Vec<String> {
+    v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect()
+}
+
+fn main() -> ExitCode {
+    let mut precisions = parse_list("f32,tf32,bf16");
+    let mut layouts = parse_list("nn,nt,tn");
+    let mut shapes: Vec<(usize, usize, usize)> = SHAPES.to_vec();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    for pair in args.chunks(2) {
+        let (flag, value) = (pair[0].as_str(), pair.get(1).map(String::as_str).unwrap_or(""));
+        match flag {
+            "--precisions" => precisions = parse_list(value),
+            "--layouts" => layouts = parse_list(value),
+            "--shapes" => {
+                let parsed: Option<Vec<_>> = value
+                    .split(',')
+                    .map(|s| {
+                        let d: Vec<usize> = s.split('x').filter_map(|x| x.parse().ok()).collect();
+                        (d.len() == 3).then(|| (d[0], d[1], d[2]))
+                    })
+                    .collect();
+                let Some(p) = parsed else {
+                    eprintln!("--shapes wants MxNxK,...; got {value:?}");
+                    return ExitCode::FAILURE;
+                };
+                shapes = p;
+            }
+            _ => {
+                eprintln!("usage: gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...]");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match run(&precisions, &layouts, &shapes) {
+        Ok(mismatches) if mismatches == 0 => ExitCode::SUCCESS,
+        Ok(mismatches) => {
+            eprintln!("{mismatches} plans disagreed with the first plan of their shape");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("gemm_plans: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize)]) -> Result<usize> {
+    let gpu = Gpu::new()?;
+    eprintln!("{:?}", gpu.info());
+    println!("precision,layout,m,n,k,plan,splits,ms,tflops,note");
+    let mut mismatches = 0;
+    for (i, &(m, n, k)) in shapes.iter().enumerate() {
+        for layout in layouts {
+            let ta = if layout.starts_with('t') { Transpose::Yes } else { Transpose::No };
+            let tb = if layout.ends_with('t') { Transpose::Yes } else { Transpose::No };
+            let (ar, ac) = if ta == Transpose::Yes { (k, m) } else { (m, k) };
+            let (br, bc) = if tb == Transpose::Yes { (n, k) } else { (k, n) };
+            let ha = random_f32(7 + i as u64, ar * ac, -1.0, 1.0);
+            let hb = random_f32(1007 + i as u64, br * bc, -1.0, 1.0);
+            let a = DeviceMatrix::from_host(&gpu, ar, ac, &ha)?;
+            let b = DeviceMatrix::from_host(&gpu, br, bc, &hb)?;
+            let a16 = DeviceMatrixBf16::from_f32(&gpu, ar, ac, &ha)?;
+            let b16 = DeviceMatrixBf16::from_f32(&gpu, br, bc, &hb)?;
+            let mut c = DeviceMatrix::zeros(&gpu, m, n)?;
+            for precision in precisions {
+                let mut reference: Option<Vec<f32>> = None;
+                for plan in candidates(precision, m, n, k) {
+                    let op = |c: &mut DeviceMatrix| -> Result<()> {
+                        let e = Epilogue::default();
+                        match (plan, precision.as_str()) {
+                            (Plan::F32(p), _) => gemm_with_plan(&gpu, &a, ta, &b, tb, e, c, p),
+                            (Plan::Bf16(p), _) => gemm_bf16_with_plan(&gpu, &a16, ta, &b16, tb, e, c, p),
+                            (Plan::Auto, "f32") => gemm(&gpu, &a, ta, &b, tb, e, c, GemmKernel::Auto),
+                            (Plan::Auto, "tf32") => gemm(&gpu, &a, ta, &b, tb, e, c, GemmKernel::Tf32Auto),
+                            (Plan::Auto, _) => gemm_bf16_with(&gpu, &a16, ta, &b16, tb, e, c, Bf16Kernel::Auto),
+                        }
+                    };
+                    let row = format!("{precision},{layout},{m},{n},{k},{}", name(plan));
+                    let checked = (|| -> Result<Vec<f32>> {
+                        c.fill(&gpu, f32::NAN)?;
+                        op(&mut c)?;
+                        c.to_host(&gpu)
+                    })();
+                    let out = match checked {
+                        Ok(out) => out,
+                        Err(e) => {
+                            println!("{row},,,error: {}", e.to_string().replace(',', ";"));
+                            continue;
+                        }
+                    };
+                    let mut note = String::new();
+                    match &reference {
+                        None => reference = Some(out),
+                        Some(r) => {
+                            let scale = r.iter().fold(1e-6f32, |s, x| s.max(x.abs()));
+                            let worst = r.iter().zip(&out).map(|(x, y)| if y.is_finite() { (x - y).abs() } else { f32::INFINITY }).fold(0.0f32, f32::max);
+                            if worst > 1e-2 * scale {
+                                note = format!("mismatch {:.1e}", worst / scale);
+                                mismatches += 1;
+                            }
+                        }
+                    }
+                    match measure_with(&gpu, &mut || op(&mut c), &row, (0.3, 20.0, 5)) {
+                        Ok(t) => {
+                            let tflops = 2.0 * (m * n * k) as f64 / (t.ms * 1e-3) / 1e12;
+                            println!("{row},{:.6},{tflops:.2},{note}", t.ms);
+                        }
+                        Err(e) => println!("{row},,,timing error: {}", e.to_string().replace(',', ";")),
+                    }
+                }
+            }
+        }
+    }
+    Ok(mismatches)
+}

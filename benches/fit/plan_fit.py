@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Scores the GEMM cost model of host/src/ops/matmul/plan.rs against `gemm_plans` measurements.
+
+    python3 benches/fit/plan_fit.py plans.csv [--search]
+
+For every (precision, layout, shape) the model picks a (kernel, splits) among the candidates
+that were timed; the loss of that shape is the measured time of the pick over the fastest
+measured plan. Prints the geometric-mean loss per precision and the worst shapes; with
+--search, a coordinate search over the model's constants (eff, fixed, split cost) that
+minimizes the geometric-mean loss, so the constants in plan.rs can be set from data rather
+than by hand. The model here mirrors plan.rs; keep them in step.
+"""
+import csv, math, sys
+from collections import defaultdict
+
+SMS = 132
+MAX_SPLITS = 16
+MIN_SLICES = 4
+SAT_WARPS = 8.0
+COUNTERS = 16384
+WORKSPACE = 8 << 20
+
+# kernel -> (bm, bn, bk, resident, warps)
+SHAPES = {
+    "WarpTiledWide": (128, 256, 8, 1, 8), "WarpTiledFast": (128, 128, 16, 1, 8),
+    "Tile128x64": (128, 64, 16, 2, 4), "Tile64x128": (64, 128, 16, 2, 4), "Tile64": (64, 64, 16, 4, 2),
+    "Tf32Wgmma": (128, 256, 32, 1, 8), "Tf32": (128, 128, 32, 1, 8), "Tf32Tile64": (64, 64, 32, 4, 4),
+    "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
+}
+# The constants being fitted, per kernel: (eff, fixed, split cost).
+PARAMS = {
+    "WarpTiledWide": [1.0, 144.0, 64.0], "WarpTiledFast": [0.97, 96.0, 64.0], "Tile128x64": [0.84, 96.0, 64.0],
+    "Tile64x128": [0.85, 96.0, 64.0], "Tile64": [0.78, 96.0, 64.0],
+    "Tf32Wgmma": [1.0, 256.0, 128.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.25, 112.0, 64.0],
+    "Wgmma": [1.0, 448.0, 384.0], "MmaLdmatrix": [0.24, 96.0, 64.0], "MmaTile64": [0.18, 96.0, 128.0],
+}
+
+
+def cost(kernel, m, n, k, s, params):
+    bm, bn, bk, resident, warps = SHAPES[kernel]
+    eff, fixed, split_cost = params[kernel]
+    slices = max(1, -(-k // bk))
+    per = -(-slices // s)
+    if s > 1 and (per < MIN_SLICES or -(-slices // per) != s):
+        return None
+    tiles = -(-m // bm) * -(-n // bn)
+    if s > 1 and (tiles > COUNTERS or tiles * s * bm * bn > WORKSPACE):
+        return None
+    load = -(-tiles * s // SMS)
+    together = min(load, resident)
+    rate = eff * min(1.0, together * warps / SAT_WARPS)
+    area = bm * bn
+    return load * (per * bk + fixed / together) * area / rate + (s - 1) * split_cost * area / eff
+
+
+def load(path):
+    cases = defaultdict(dict)
+    for r in csv.DictReader(l for l in open(path) if not l.startswith("#")):
+        if not r["ms"] or r["plan"] == "Auto":
+            continue
+        key = (r["precision"], r["layout"], int(r["m"]), int(r["n"]), int(r["k"]))
+        cases[key][(r["plan"], int(r["splits"]))] = float(r["ms"])
+    return cases
+
+
+def losses(cases, params):
+    out = {}
+    for key, plans in cases.items():
+        prec, _, m, n, k = key
+        scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans]
+        scored = [x for x in scored if x[0] is not None]
+        if not scored:
+            continue
+        best_split = {}
+        for c, p, s in scored:  # the model's split choice per kernel, then across kernels
+            if p not in best_split or c < best_split[p][0]:
+                best_split[p] = (c, s)
+        _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
+        out[key] = (plans[(pick, s)] / min(plans.values()), pick, s)
+    return out
+
+
+def score(cases, params, prec):
+    ls = [v[0] for k, v in losses(cases, params).items() if k[0] == prec]
+    return math.exp(sum(math.log(x) for x in ls) / len(ls)) if ls else 1.0
+
+
+def main():
+    cases = load(sys.argv[1])
+    params = {k: list(v) for k, v in PARAMS.items()}
+    precs = sorted({k[0] for k in cases})
+    grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], [float(x) for x in range(0, 1025, 16)])
+    if "--search" in sys.argv:
+        for prec in precs:
+            kernels = sorted({p for key, plans in cases.items() if key[0] == prec for (p, _) in plans})
+            for _ in range(3):
+                for kern in kernels:
+                    for i, grid in enumerate(grids):
+                        if kern in ("WarpTiledWide", "Tf32Wgmma", "Wgmma") and i == 0:
+                            continue  # the reference kernel of its precision
+                        def trial(v):
+                            q = dict(params)
+                            q[kern] = list(params[kern])
+                            q[kern][i] = v
+                            return (score(cases, q, prec), abs(v - params[kern][i]))
+                        params[kern][i] = min(grid, key=trial)
+        for kern in sorted(params):
+            print(f"{kern:>14}: eff {params[kern][0]:.2f} fixed {params[kern][1]:.0f} split {params[kern][2]:.0f}")
+    ls = losses(cases, params)
+    for prec in precs:
+        mine = sorted(((v, k) for k, v in ls.items() if k[0] == prec), reverse=True)
+        print(f"{prec}: geomean loss {score(cases, params, prec):.3f} over {len(mine)} cases; worst:")
+        for (loss, pick, s), key in mine[:6]:
+            plans = cases[key]
+            best = min(plans, key=plans.get)
+            print(f"   {key}: picked {pick}x{s} {plans[(pick, s)]*1e3:.1f} us, best {best[0]}x{best[1]} {plans[best]*1e3:.1f} us ({loss:.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+//! The block-tile epilogue through shared memory: the threads first write their accumulators
+//! into a BM×BN tile of shared memory, then one short loop stores the tile, four outputs per
+//! thread and step, through [`super::gemm_epilogue4`] (or, with split-K, writes it to the
+//! workspace and, in the block that arrives last, adds every split's tile in z order).
+//!
+//! Why: a register tile stored element by element is fully unrolled code (one bounds-checked
+//! epilogue per accumulator: about a thousand instructions for a 64×64 tensor-core tile), run
+//! once per block, so every launch fetches it cold; on a small product that fetch was most of a
+//! kernel's time (ncu on a 128³ FP32 product: 65 % of the warps' cycles stalled waiting for
+//! instructions). The loop here is the same few dozen instructions for any tile, and its global
+//! accesses are 16 bytes wide and coalesced.
+
+/// Row length, in floats, of the shared tile of a `bn`-wide block tile: 16-byte aligned rows,
+/// shifted by 4 banks per row.
+pub const fn tile_ld(bn: usize) -> usize {
+    bn + 4
+}
+
+/// Shared memory the tile of a bm×bn block needs, in bytes.
+pub const fn tile_store_bytes(bm: usize, bn: usize) -> u32 {
+    (bm * tile_ld(bn) * 4) as u32
+}
+
+#[cfg(target_arch = "nvptx64")]
+mod device {
+    use super::*;
+    use crate::matmul::GemmParams;
+    use crate::matmul::split::{load_l2_x4, split_count_in, split_slot, sync_threads_or};
+    use crate::vector::F32x4;
+
+    /// Stores the bm×bn tile at `s` (rows of [`tile_ld`]`(bn)` floats, every thread's values
+    /// written and a barrier passed) as C's tile at (m0, n0) through the epilogue; with split-K
+    /// (`p.splits` > 1) as split `z` of tile `tile`: its partial tile goes to the workspace, and
+    /// the block that counts in last adds all splits' partials in z order and stores the sum.
+    ///
+    /// # Safety
+    /// Every thread of the block calls it (`tid` of `threads`, which divide the tile's quads
+    /// into at most 16 per thread); `s` holds the tile; C, the bias
+    /// and, with split-K, the counters and a workspace of `tiles · splits · bm · bn` floats are
+    /// as the GEMM kernels' contracts say.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub unsafe fn store_tile(
+        c: *mut f32,
+        bias: *const f32,
+        p: &GemmParams,
+        s: *mut f32,
+        (bm, bn): (usize, usize),
+        (m0, n0): (usize, usize),
+        (tile, z): (usize, u32),
+        (tid, threads): (usize, usize),
+    ) {
+        let ld = tile_ld(bn);
+        let quads = bm * bn / 4;
+        let row_quads = bn / 4;
+        // Quads per thread (a compile-time constant once inlined; the kernels' tiles give 8 or 16).
+        let per = quads / threads;
+        // SAFETY (whole body): quad q is inside the tile (rows < bm, columns < bn), the slots
+        // inside the workspace, C bounds-checked by gemm_epilogue4 (forwarded).
+        unsafe {
+            if p.splits > 1 {
+                let area = bm * bn;
+                let own = split_slot(p, tile, z as usize, area);
+                unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                    if j < per {
+                        let q = tid + j * threads;
+                        let (r, c4) = (q / row_quads, q % row_quads * 4);
+                        *(own.add(q * 4) as *mut F32x4) = *(s.add(r * ld + c4) as *const F32x4);
+                    }
+                });
+                if !split_count_in(p, tile, tid == 0, sync_threads_or) {
+                    return;
+                }
+                // The last block: every split's quads of this thread, z by z, each z's loads
+                // issued together (one L2 round trip per split, not per quad), then back into
+                // this thread's own places of the tile for the epilogue loop below.
+                let mut sum = [F32x4::ZERO; 16];
+                for zz in 0..p.splits as usize {
+                    let part = split_slot(p, tile, zz, area) as *const f32;
+                    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                        if j < per {
+                            let w = load_l2_x4(part.add((tid + j * threads) * 4));
+                            sum[j] = if zz == 0 { w } else { sum[j].zip(w, |x, y| x + y) };
+                        }
+                    });
+                }
+                unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                    if j < per {
+                        let q = tid + j * threads;
+                        let (r, c4) = (q / row_quads, q % row_quads * 4);
+                        *(s.add(r * ld + c4) as *mut F32x4) = sum[j];
+                    }
+                });
+            }
+            // A run-time stride, so this loop stays a loop (see `opaque`); thread tid reads the
+            // quads it wrote above.
+            let threads = crate::matmul::opaque(threads);
+            let mut q = tid;
+            while q < quads {
+                let (r, c4) = (q / row_quads, q % row_quads * 4);
+                let v = *(s.add(r * ld + c4) as *const F32x4);
+                crate::matmul::gemm_epilogue4(c, bias, p, m0 + r, n0 + c4, v.0);
+                q += threads;
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "nvptx64")]
+pub use device::*;
