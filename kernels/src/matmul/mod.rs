@@ -22,12 +22,14 @@
 //! | `warpdot.rs` | `gemm_warpdot_f32` | a few rows of C (batch-1 layers): a warp per column, lanes split k |
 //! | `skinny.rs` | `gemm_rowdot_f32` | n ≤ 16: a warp per row of C, lanes split k, split-K |
 //! | `simt.rs` | `gemm_tile64_f32`, `gemm_tile128x64_f32`, `gemm_tile64x128_f32` | the fast 8×8 body on smaller tiles, for outputs with few large tiles |
+//! | `mma_tf32.rs`, `mma_bf16.rs` | `gemm_mma_tf32_64`, `gemm_mma_bf16_64` | the `mma.sync` pipeline on 64×64 tiles of 4 warps, split-K: mid-sized outputs |
 //! | `stage.rs` | `gemm_stage_kmajor_f32` | copies a TF32 operand k-contiguous (transposed if need be) for `wgmma` |
 //! | `wgmma.rs` | `gemm_wgmma_bf16_*`, `gemm_wgmma_tf32_kk` | Hopper: TMA copies into a 4-stage ring of transaction barriers, warp-specialized, `wgmma.mma_async` 64×256 per consumer warpgroup (sm_90a) |
 //!
 //! `GemmKernel::Auto` on the host picks among the tile kernels and split-K counts with a cost
 //! model (`host::ops::matmul::plan`). `split.rs` holds split-K (partial tiles added in z order
-//! by the last block of a tile). `pipeline.rs` holds the tensor-core kernels' shared `cp.async`
+//! by the last block of a tile), `tile_store.rs` the compact epilogue through shared memory that
+//! the tile kernels share. `pipeline.rs` holds the tensor-core kernels' shared `cp.async`
 //! pipeline and mma loop; `common.rs`
 //! the SIMT kernels' operand loaders and the mma/convert instructions; `hopper.rs` the sm_90a
 //! barrier, TMA and wgmma wrappers. Measured speeds: docs/perf.md.
