@@ -17,7 +17,9 @@
 //!   layouts, with unguarded 16-byte loads (the per-quad bounds/alignment branches were ~460 of
 //!   the warp-tiled loop's ~1640 instructions per slice; now ~1140, 1024 of them FFMA); edge
 //!   tiles read clamped rows; split-K over gridDim.z (`split.rs`); operands without 16-byte
-//!   loads take a guarded loop in the same kernel. `GemmKernel::Auto` picks among them
+//!   loads take a guarded loop in the same kernel; the slice loop rolled to 4 k-steps per
+//!   iteration and the epilogue through shared memory (`tile_store.rs`), so a small product
+//!   does not spend its time fetching code. `GemmKernel::Auto` picks among them
 //!   (`host::ops::matmul::plan`).
 
 use super::GemmParams;
