@@ -400,18 +400,8 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     if matches!(plan.kernel, GemmKernel::Auto | GemmKernel::Tf32Auto) {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
-    if plan.splits == 0 || plan.splits > plan::MAX_SPLITS {
-        return invalid(format!("{} splits (1..={})", plan.splits, plan::MAX_SPLITS));
-    }
-    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
-    if plan.splits > 1 {
-        let Some(model) = plan::TileModel::of(plan.kernel) else {
-            return invalid(format!("{:?} has no split-K", plan.kernel));
-        };
-        if model.cost(m, n, k, plan.splits, 1).is_none() {
-            return invalid(format!("{} splits of k = {k} for {m}×{n} with {:?}", plan.splits, plan.kernel));
-        }
-    }
+    check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, params)?;
+    let (m, n) = (params.m as usize, params.n as usize);
     if plan.kernel == GemmKernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return invalid(format!("RowDot takes at most {} columns ({m}×{n})", kernels::matmul::SKINNY_MAX));
     }
@@ -419,6 +409,23 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} needs operands that allow 16-byte loads", plan.kernel));
     }
     Ok(())
+}
+
+/// The split-K part of a plan's check, shared by the f32 and the BF16 plans: 1 to
+/// [`plan::MAX_SPLITS`] splits, and more than one only for a kernel with a tile model
+/// (`model`) whose splits of k are at least 4 slices long and fit the counters and workspace.
+fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<plan::TileModel>, splits: u32, params: &GemmParams) -> Result<()> {
+    let invalid = |reason: String| Err(crate::Error::InvalidArgument { op, reason });
+    if splits == 0 || splits > plan::MAX_SPLITS {
+        return invalid(format!("{splits} splits (1..={})", plan::MAX_SPLITS));
+    }
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    match model {
+        _ if splits == 1 => Ok(()),
+        None => invalid(format!("{kernel:?} has no split-K")),
+        Some(model) if model.cost(m, n, k, splits, 1).is_none() => invalid(format!("{splits} splits of k = {k} for {m}×{n} with {kernel:?}")),
+        Some(_) => Ok(()),
+    }
 }
 
 /// Checks a plan ([`check_plan`]) and launches it.
@@ -463,13 +470,12 @@ fn launch_tf32_wgmma(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
-    let direct = tf32_direct;
     let padded = k.next_multiple_of(4);
     let staged = tf32_staged_elems(&params);
     let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
     let mut tma = [None, None];
     for (slot, &(ptr, os, ks, outer)) in tma.iter_mut().zip(&operands) {
-        *slot = Some(if direct(os, ks) {
+        *slot = Some(if tf32_direct(os, ks) {
             TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize }
         } else {
             let (tile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
@@ -625,22 +631,14 @@ fn run_bf16_plan(
 ) -> Result<()> {
     use kernels::matmul as km;
     let invalid = |reason: String| Err(crate::Error::InvalidArgument { op: "gemm_bf16", reason });
-    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    let (m, n) = (params.m as usize, params.n as usize);
     if plan.kernel == Bf16Kernel::Auto {
         return invalid("Auto is not a concrete kernel".into());
     }
-    if plan.splits == 0 || plan.splits > plan::MAX_SPLITS {
-        return invalid(format!("{} splits (1..={})", plan.splits, plan::MAX_SPLITS));
-    }
     let model = plan::TileModel::of_bf16(plan.kernel);
+    check_splits("gemm_bf16", plan.kernel, model, plan.splits, &params)?;
     let params = match model {
-        Some(model) if plan.splits > 1 => {
-            if model.cost(m, n, k, plan.splits, 1).is_none() {
-                return invalid(format!("{} splits of k = {k} for {m}×{n} with {:?}", plan.splits, plan.kernel));
-            }
-            split_params(gpu, params, &model, plan.splits)
-        }
-        None if plan.splits > 1 => return invalid(format!("{:?} has no split-K", plan.kernel)),
+        Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
         _ => params,
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
