@@ -82,12 +82,12 @@ fn candidates(precision: &str, m: usize, n: usize, k: usize) -> Vec<Plan> {
             }
         }
         "tf32" => {
-            for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
+            for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
                 add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
         }
         _ => {
-            for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
+            for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
                 add(TileModel::of_bf16(kernel), &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
         }

@@ -26,14 +26,32 @@ SHAPES = {
     "Tile128x64": (128, 64, 16, 2, 4), "Tile64x128": (64, 128, 16, 2, 4), "Tile64": (64, 64, 16, 4, 2),
     "Tf32Wgmma": (128, 256, 32, 1, 8), "Tf32": (128, 128, 32, 1, 8), "Tf32Tile64": (64, 64, 32, 4, 4),
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
+    "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
 }
+WGMMA = ("Tf32Wgmma", "Tf32Wgmma64x128", "Wgmma", "Wgmma64x128")
+STAGE_LAUNCH = 1.0e6
+STAGE_PER_ELEMENT = 500.0
 # The constants being fitted, per kernel: (eff, fixed, split cost).
 PARAMS = {
     "WarpTiledWide": [1.0, 144.0, 64.0], "WarpTiledFast": [0.97, 96.0, 64.0], "Tile128x64": [0.84, 96.0, 64.0],
     "Tile64x128": [0.85, 96.0, 64.0], "Tile64": [0.78, 96.0, 64.0],
-    "Tf32Wgmma": [1.0, 256.0, 128.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.25, 112.0, 64.0],
-    "Wgmma": [1.0, 448.0, 384.0], "MmaLdmatrix": [0.24, 96.0, 64.0], "MmaTile64": [0.18, 96.0, 128.0],
+    "Tf32Wgmma": [1.0, 64.0, 224.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.18, 112.0, 48.0],
+    "Wgmma": [1.0, 448.0, 384.0], "MmaLdmatrix": [0.24, 96.0, 64.0], "MmaTile64": [0.18, 96.0, 64.0],
+    "Tf32Wgmma64x128": [0.74, 208.0, 384.0], "Wgmma64x128": [0.66, 384.0, 512.0],
 }
+
+
+def staged_elems(prec, layout, m, n, k):
+    """Elements a wgmma plan stages first (plan.rs: tf32_staged_elems, BF16 padding)."""
+    ta, tb = layout[0] == "t", layout[1] == "t"
+    if prec == "tf32":  # k-contiguous with rows a multiple of 4, else staged (rows padded to 4)
+        kp = -(-k // 4) * 4
+        return (0 if (not ta and k % 4 == 0) else m * kp) + (0 if (tb and k % 4 == 0) else n * kp)
+    if prec == "bf16":  # stored rows (cols of the stored matrix) a multiple of 8, else padded
+        a_rows, a_cols = (k, m) if ta else (m, k)
+        b_rows, b_cols = (n, k) if tb else (k, n)
+        return sum(r * (-(-c // 8) * 8) for r, c in ((a_rows, a_cols), (b_rows, b_cols)) if c % 8)
+    return 0
 
 
 def cost(kernel, m, n, k, s, params):
@@ -67,8 +85,10 @@ def losses(cases, params):
     out = {}
     for key, plans in cases.items():
         prec, _, m, n, k = key
+        stage = staged_elems(prec, key[1], m, n, k)
+        extra = STAGE_LAUNCH + STAGE_PER_ELEMENT * stage / SMS if stage else 0.0
         scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans]
-        scored = [x for x in scored if x[0] is not None]
+        scored = [(c + (extra if p in WGMMA else 0.0), p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
         best_split = {}

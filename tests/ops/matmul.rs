@@ -90,22 +90,24 @@ pub fn register(s: &mut Suite) {
     }
     // Hopper TF32 in every layout and for any k: x·Wᵀ with k a multiple of 4 runs as is, other
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
-    // a forced Tf32Wgmma is a MissingKernel error.
-    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024)]) {
-            let tol = GemmTol::of(GemmKernel::Tf32Wgmma);
-            s.gpu(format!("gemm::Tf32Wgmma::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
-                if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
-                    let a = gpu(DeviceMatrix::zeros(g, m, k))?;
-                    let b = gpu(DeviceMatrix::zeros(g, n, k))?;
-                    let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
-                    let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, GemmKernel::Tf32Wgmma);
-                    return expect_err("Tf32Wgmma without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
-                }
-                check_gemm(g, rng, GemmKernel::Tf32Wgmma, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
-                check_gemm(g, rng, GemmKernel::Tf32Wgmma, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)?;
-                check_gemm(g, rng, GemmKernel::Tf32Auto, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)
-            });
+    // a forced Tf32Wgmma (either tile) is a MissingKernel error.
+    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024)]) {
+                let tol = GemmTol::of(kernel);
+                s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                    if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                        let a = gpu(DeviceMatrix::zeros(g, m, k))?;
+                        let b = gpu(DeviceMatrix::zeros(g, n, k))?;
+                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                        let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, kernel);
+                        return expect_err("Tf32Wgmma without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
+                    }
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)?;
+                    check_gemm(g, rng, GemmKernel::Tf32Auto, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)
+                });
+            }
         }
     }
     for kernel in [GemmKernel::Auto, GemmKernel::Tf32] {
@@ -210,17 +212,32 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
-    s.gpu("gemm::Tf32Wgmma::split::ta0_tb1", |g, rng| {
-        if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
-            return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
+    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128] {
+        s.gpu(format!("gemm::{kernel:?}::split::ta0_tb1"), move |g, rng| {
+            if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
+            }
+            for &(m, k, n, splits) in &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2), (200, 2048, 136, 5)] {
+                let tol = GemmTol::of(kernel);
+                check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (false, true), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (false, true), Activation::Identity, false, 1.0, 0.0, tol)?;
+            }
+            Ok(())
+        });
+    }
+    // Split-K in the BF16 wgmma kernels, every layout (row strides multiples of 8, as the copy
+    // engine needs): edge tiles, a ragged last 64-deep slice (k = 776), 2, 3 and 5 splits.
+    for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            s.gpu(format!("gemm_bf16::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
+                for &(m, k, n, splits) in &[(136, 1024, 264, 3), (8, 4096, 256, 5), (200, 776, 72, 2)] {
+                    check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
+                }
+                Ok(())
+            });
         }
-        for &(m, k, n, splits) in &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2)] {
-            let tol = GemmTol::of(GemmKernel::Tf32Wgmma);
-            check_gemm_split(g, rng, GemmKernel::Tf32Wgmma, Some(splits), (m, k, n), (false, true), Activation::Tanh, true, 0.5, 1.0, tol)?;
-            check_gemm_split(g, rng, GemmKernel::Tf32Wgmma, Some(splits), (m, k, n), (false, true), Activation::Identity, false, 1.0, 0.0, tol)?;
-        }
-        Ok(())
-    });
+    }
     s.gpu("gemm::plan_errors", |g, _| {
         let a = gpu(DeviceMatrix::zeros(g, 64, 64))?;
         let mut c = gpu(DeviceMatrix::zeros(g, 64, 64))?;
@@ -324,7 +341,7 @@ pub fn check_gemm_bf16(
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
         Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
     };
-    if kernel == Bf16Kernel::Wgmma {
+    if matches!(kernel, Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128) {
         // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
         let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");
         if !g.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {

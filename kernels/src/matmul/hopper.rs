@@ -102,6 +102,14 @@ pub unsafe fn tma_load_2d(dst: u32, map: u64, x: i32, y: i32, bar: u32) {
     };
 }
 
+/// Starts fetching the tensor map at generic address `map` (a kernel parameter) into the cache
+/// the copy engine reads descriptors from, so the first copy does not wait for it.
+#[inline(always)]
+pub fn prefetch_tensormap(map: u64) {
+    // SAFETY: a prefetch; the address is the map's, as `tma_load_2d` takes it.
+    unsafe { asm!("prefetch.tensormap [{m}];", m = in(reg64) map) };
+}
+
 /// A wgmma shared-memory matrix descriptor for a tile written by TMA with 128-byte swizzling
 /// (rows of 128 bytes, 8-row groups 1024 bytes apart). `lbo` is the byte distance between
 /// 64-element column blocks of an MN-major tile (unused for K-major tiles); the tile must start
@@ -135,25 +143,39 @@ pub fn wgmma_wait<const N: u32>() {
     unsafe { asm!("wgmma.wait_group.sync.aligned {n};", n = const N) };
 }
 
-/// Expands to one `wgmma.mma_async` on 64×256 f32 accumulators `$d` (128 per thread):
-/// `$instr` names the shape and types, `$tail` the scale and transpose immediates.
-macro_rules! wgmma_m64n256 {
-    ($instr:literal, $tail:literal, $d:ident, $da:expr, $db:expr, [$i0:tt $(, $i:tt)*]) => {
+/// Expands to one `wgmma.mma_async` on 64×N f32 accumulators `$d` (N/2 per thread):
+/// `$pre`, `$n` and `$post` spell the shape and types, `$tail` the scale and transpose immediates.
+macro_rules! wgmma_m64 {
+    ($pre:literal, $n:literal, $post:literal, $tail:literal, $d:ident, $da:expr, $db:expr, [$i0:tt $(, $i:tt)*]) => {
         core::arch::asm!(
             concat!(
-                "{{ .reg .pred p; setp.ne.b32 p, 1, 0; ", $instr, " {{{", stringify!($i0), "}",
+                "{{ .reg .pred p; setp.ne.b32 p, 1, 0; ", $pre, $n, $post, " {{{", stringify!($i0), "}",
                 $(", {", stringify!($i), "}",)*
-                "}}, {128}, {129}, p", $tail, "; }}"
+                "}}, {da}, {db}, p", $tail, "; }}"
             ),
             inout(reg32) $d[$i0], $(inout(reg32) $d[$i],)*
-            in(reg64) $da, in(reg64) $db,
+            da = in(reg64) $da, db = in(reg64) $db,
         )
     };
 }
 
-/// Expands `$m!(args…, [0, 1, …, 127])`: the accumulator indices of a 64×256 tile.
+/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (64, 128 or 256): the accumulator
+/// indices of a 64×N tile.
 macro_rules! with_acc_indices {
-    ($m:ident!($($args:tt)*)) => {
+    (32, $m:ident!($($args:tt)*)) => {
+        $m!($($args)* [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+            26, 27, 28, 29, 30, 31
+        ])
+    };
+    (64, $m:ident!($($args:tt)*)) => {
+        $m!($($args)* [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+            26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+            49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+        ])
+    };
+    (128, $m:ident!($($args:tt)*)) => {
         $m!($($args)* [
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
             26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
@@ -165,32 +187,65 @@ macro_rules! with_acc_indices {
     };
 }
 
-/// D += A·B on a 64×256×16 bf16 tile, f32 accumulation; `TA`/`TB`: the operand is MN-major in
-/// shared memory (transposed), else K-major.
+/// Reinterprets accumulators of a const-generic length as the concrete array an instruction's
+/// register list names (`N` was matched to `M` by the caller).
+///
+/// # Safety
+/// `N == M`.
+#[inline(always)]
+unsafe fn acc_as<const N: usize, const M: usize>(d: &mut [f32; N]) -> &mut [f32; M] {
+    // SAFETY: same length (the caller's contract), same element type.
+    unsafe { &mut *(d as *mut [f32; N] as *mut [f32; M]) }
+}
+
+/// Expands to the `wgmma` of the accumulator count `$nacc` (32, 64 or 128: n = 64, 128, 256)
+/// for the instruction prefix `$pre` ("…m64n") and suffix `$post` ("k16.f32.bf16.bf16").
+macro_rules! wgmma_any_n {
+    ($nacc:ident, $pre:literal, $post:literal, $tail:literal, $d:ident, $da:ident, $db:ident) => {
+        match $nacc {
+            32 => {
+                let d = acc_as::<$nacc, 32>($d);
+                with_acc_indices!(32, wgmma_m64!($pre, "64", $post, $tail, d, $da, $db,))
+            }
+            64 => {
+                let d = acc_as::<$nacc, 64>($d);
+                with_acc_indices!(64, wgmma_m64!($pre, "128", $post, $tail, d, $da, $db,))
+            }
+            128 => {
+                let d = acc_as::<$nacc, 128>($d);
+                with_acc_indices!(128, wgmma_m64!($pre, "256", $post, $tail, d, $da, $db,))
+            }
+            _ => panic!("wgmma: 32, 64 or 128 accumulators per thread"),
+        }
+    };
+}
+
+/// D += A·B on a 64×N×16 bf16 tile (N = 2·`NACC`), f32 accumulation; `TA`/`TB`: the operand is
+/// MN-major in shared memory (transposed), else K-major.
 ///
 /// # Safety
 /// The descriptors point at tiles of this warpgroup's stage that are fully written; every
 /// thread of the warpgroup executes it; `d` is not touched until a `wgmma_wait` covers it.
 #[inline(always)]
-pub unsafe fn wgmma_bf16<const TA: bool, const TB: bool>(d: &mut [f32; 128], da: u64, db: u64) {
-    // SAFETY: forwarded.
+pub unsafe fn wgmma_bf16<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+    // SAFETY: forwarded; each arm reinterprets `d` at its own length.
     unsafe {
         match (TA, TB) {
-            (false, false) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", d, da, db,)),
-            (false, true) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 1", d, da, db,)),
-            (true, false) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 1, 0", d, da, db,)),
-            (true, true) => with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 1, 1", d, da, db,)),
+            (false, false) => wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k16.f32.bf16.bf16", ", 1, 1, 0, 0", d, da, db),
+            (false, true) => wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k16.f32.bf16.bf16", ", 1, 1, 0, 1", d, da, db),
+            (true, false) => wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k16.f32.bf16.bf16", ", 1, 1, 1, 0", d, da, db),
+            (true, true) => wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k16.f32.bf16.bf16", ", 1, 1, 1, 1", d, da, db),
         }
     }
 }
 
-/// D += A·B on a 64×256×8 TF32 tile (f32 inputs, low mantissa bits ignored), f32 accumulation.
+/// D += A·B on a 64×N×8 TF32 tile (f32 inputs, low mantissa bits ignored), f32 accumulation.
 /// TF32 `wgmma` reads both operands K-major only.
 ///
 /// # Safety
 /// As [`wgmma_bf16`].
 #[inline(always)]
-pub unsafe fn wgmma_tf32(d: &mut [f32; 128], da: u64, db: u64) {
+pub unsafe fn wgmma_tf32<const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
     // SAFETY: forwarded.
-    unsafe { with_acc_indices!(wgmma_m64n256!("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1", d, da, db,)) }
+    unsafe { wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k8.f32.tf32.tf32", ", 1, 1", d, da, db) }
 }

@@ -192,6 +192,27 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: [f32; 4]) {
+    // SAFETY: forwarded.
+    unsafe { gemm_epilogue4_with(c, bias, p, crate::math::Activation::from_code(p.act), row, col, acc) }
+}
+
+/// [`gemm_epilogue4`] with `p.act` decoded once by the caller (`act`), so a loop over quads
+/// branches once per quad on the activation, not once per value.
+///
+/// # Safety
+/// As [`gemm_epilogue4`]; `act` is `p.act`'s activation.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn gemm_epilogue4_with(
+    c: *mut f32,
+    bias: *const f32,
+    p: &GemmParams,
+    act: crate::math::Activation,
+    row: usize,
+    col: usize,
+    acc: [f32; 4],
+) {
+    use crate::math::Activation;
     use crate::vector::F32x4;
     let (m, n) = (p.m as usize, p.n as usize);
     if row >= m {
@@ -214,8 +235,13 @@ pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row:
             // SAFETY: as above.
             v = v.zip(unsafe { *dst }, |x, y| x + p.beta * y);
         }
+        let v = match act {
+            Activation::Identity => v,
+            Activation::Relu => v.map(|x| Activation::Relu.apply(x)),
+            other => v.map(|x| activate_out_of_line(other, x)),
+        };
         // SAFETY: as above.
-        unsafe { *dst = v.map(|x| activate(p.act, x)) };
+        unsafe { *dst = v };
         return;
     }
     for (j, &a) in acc.iter().enumerate() {

@@ -159,8 +159,12 @@ pub enum GemmKernel {
     /// multiple of 4 runs as is; any other operand is first staged k-contiguous (one pass over
     /// it, into a staging buffer the stream keeps).
     Tf32Wgmma,
+    /// `Tf32Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor
+    /// (sm_90a only): four times the tiles of the 128×256 kernel for mid-sized outputs.
+    Tf32Wgmma64x128,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
-    /// `Tf32Wgmma` (sm_90a only), `Tf32` and `Tf32Tile64`, and their split-K counts.
+    /// `Tf32Wgmma` and `Tf32Wgmma64x128` (sm_90a only), `Tf32` and `Tf32Tile64`, and their
+    /// split-K counts.
     Tf32Auto,
 }
 
@@ -219,7 +223,15 @@ impl GemmKernel {
 
     /// Whether the kernel rounds its inputs below f32 precision.
     pub fn is_reduced_precision(self) -> bool {
-        matches!(self, GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Tile64 | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Auto)
+        matches!(
+            self,
+            GemmKernel::Tf32
+                | GemmKernel::Tf32Bk64
+                | GemmKernel::Tf32Tile64
+                | GemmKernel::Tf32Wgmma
+                | GemmKernel::Tf32Wgmma64x128
+                | GemmKernel::Tf32Auto
+        )
     }
 
     /// The PTX kernel and its launch configuration for an m×n output (`self` concrete, from a
@@ -276,7 +288,7 @@ impl GemmKernel {
             GemmKernel::Tf32Tile64 => {
                 tiles(&km::GEMM_MMA_TF32_64, (km::TF32_64_TILE, km::TF32_64_TILE), km::TF32_64_THREADS, km::TF32_64_SHARED)?
             }
-            GemmKernel::Auto | GemmKernel::Tf32Auto | GemmKernel::Tf32Wgmma => {
+            GemmKernel::Auto | GemmKernel::Tf32Auto | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
             }
         })
@@ -446,7 +458,10 @@ fn run_plan(
         _ => params,
     };
     match plan.kernel {
-        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, ptrs, params),
+        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK, kernels::matmul::WG_WIDE, ptrs, params),
+        GemmKernel::Tf32Wgmma64x128 => {
+            launch_tf32_wgmma(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK_64X128, kernels::matmul::WG_NARROW, ptrs, params)
+        }
         k => launch_f32(gpu, k, ptrs, params),
     }
 }
@@ -463,8 +478,8 @@ fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: 
 /// [`GemmKernel::Tf32Wgmma`]: TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows
 /// only, so an operand stored the other way (or with a row stride not a multiple of 4) is first
 /// staged k-contiguous into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to
-/// a multiple of 4); then tensor maps of both, then the wgmma kernel.
-fn launch_tf32_wgmma(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
+/// a multiple of 4); then tensor maps of both, then the wgmma kernel `info` on `tile`.
+fn launch_tf32_wgmma(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernels::matmul::WgTile, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
@@ -493,15 +508,16 @@ fn launch_tf32_wgmma(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
     let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
-    launch_wgmma(gpu, "gemm", &km::GEMM_WGMMA_TF32_KK, wg, x.c, x.bias, params)
+    launch_wgmma(gpu, "gemm", info, tile, wg, x.c, x.bias, params)
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Bf16Kernel {
     /// The fastest kernel for the shape and device: the cost model of [`plan`] picks among
-    /// [`Bf16Kernel::Wgmma`] (sm_90a only; an operand whose row stride is not a multiple of 8
-    /// elements is first copied into padded rows), [`Bf16Kernel::MmaLdmatrix`] and
+    /// [`Bf16Kernel::Wgmma`] and [`Bf16Kernel::Wgmma64x128`] (sm_90a only; an operand whose row
+    /// stride is not a multiple of 8 elements is first copied into padded rows),
+    /// [`Bf16Kernel::MmaLdmatrix`] and
     /// [`Bf16Kernel::MmaTile64`], and their split-K counts.
     #[default]
     Auto,
@@ -516,11 +532,24 @@ pub enum Bf16Kernel {
     /// split-K. Needs A's and B's row strides to be multiples of 8 elements (16 bytes); any m,
     /// n, k and any transposes otherwise.
     Wgmma,
+    /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
+    /// times the tiles of the 128×256 kernel for mid-sized outputs.
+    Wgmma64x128,
 }
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 4] = [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64, Bf16Kernel::Wgmma];
+    pub const ALL: [Bf16Kernel; 5] =
+        [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64, Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128];
+
+    /// The `wgmma` tile of a Hopper kernel.
+    fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
+        match self {
+            Bf16Kernel::Wgmma => Some(kernels::matmul::WG_WIDE),
+            Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
+            _ => None,
+        }
+    }
 }
 
 /// How [`gemm_bf16_with_plan`] runs one product.
@@ -569,7 +598,7 @@ pub fn gemm_bf16_with(
     let sms = gpu.info().multiprocessors as usize;
     let plan = match kernel {
         Bf16Kernel::Auto => {
-            let wgmma = gpu.supports(wgmma_bf16_info(ta, tb)) && k > 0;
+            let wgmma = gpu.supports(wgmma_bf16_info(ta, tb, kernels::matmul::WG_WIDE)) && k > 0;
             let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
             let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
@@ -600,14 +629,15 @@ pub fn gemm_bf16_with_plan(
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, false)
 }
 
-/// The `wgmma` kernel of a BF16 layout.
-fn wgmma_bf16_info(ta: Transpose, tb: Transpose) -> &'static kernels::KernelInfo {
+/// The `wgmma` kernel of a BF16 layout and tile.
+fn wgmma_bf16_info(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> &'static kernels::KernelInfo {
     use kernels::matmul as km;
+    let wide = tile == km::WG_WIDE;
     match (ta, tb) {
-        (Transpose::No, Transpose::Yes) => &km::GEMM_WGMMA_BF16_KK,
-        (Transpose::No, Transpose::No) => &km::GEMM_WGMMA_BF16_KN,
-        (Transpose::Yes, Transpose::Yes) => &km::GEMM_WGMMA_BF16_MK,
-        (Transpose::Yes, Transpose::No) => &km::GEMM_WGMMA_BF16_MN,
+        (Transpose::No, Transpose::Yes) => if wide { &km::GEMM_WGMMA_BF16_KK } else { &km::GEMM_WGMMA_BF16_KK_64X128 },
+        (Transpose::No, Transpose::No) => if wide { &km::GEMM_WGMMA_BF16_KN } else { &km::GEMM_WGMMA_BF16_KN_64X128 },
+        (Transpose::Yes, Transpose::Yes) => if wide { &km::GEMM_WGMMA_BF16_MK } else { &km::GEMM_WGMMA_BF16_MK_64X128 },
+        (Transpose::Yes, Transpose::No) => if wide { &km::GEMM_WGMMA_BF16_MN } else { &km::GEMM_WGMMA_BF16_MN_64X128 },
     }
 }
 
@@ -646,11 +676,12 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
         Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),
         Bf16Kernel::MmaTile64 => (&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED),
-        Bf16Kernel::Wgmma | Bf16Kernel::Auto => {
+        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Auto => {
+            let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
             let wg = WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16 };
-            return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16_info(ta, tb), wg, c.device_ptr(), bias_ptr, params);
+            return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16_info(ta, tb, tile), tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
     let mut cfg = tile_grid(info.name, m, n, (tile, tile), threads, shared)?;
@@ -700,8 +731,19 @@ struct WgmmaOperands {
 }
 
 /// Builds the tensor maps (boxes of one stage's tile: 64 elements of m or n by `bk` of k for an
-/// MN-major operand, `bk` by the tile's rows for a K-major one) and launches a wgmma kernel.
-fn launch_wgmma(gpu: &Gpu, op: &'static str, info: &'static kernels::KernelInfo, x: WgmmaOperands, c: u64, bias: u64, params: GemmParams) -> Result<()> {
+/// MN-major operand, `bk` by the tile's rows for a K-major one) and launches the wgmma kernel
+/// `info` on `tile`.
+#[allow(clippy::too_many_arguments)]
+fn launch_wgmma(
+    gpu: &Gpu,
+    op: &'static str,
+    info: &'static kernels::KernelInfo,
+    tile: kernels::matmul::WgTile,
+    x: WgmmaOperands,
+    c: u64,
+    bias: u64,
+    params: GemmParams,
+) -> Result<()> {
     use kernels::matmul as km;
     if !gpu.supports(info) {
         return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
@@ -709,9 +751,9 @@ fn launch_wgmma(gpu: &Gpu, op: &'static str, info: &'static kernels::KernelInfo,
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
         if mn { m.tiled(op, km::WG_MN_BOX as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
     };
-    let map_a = map(&x.a, x.a_mn, km::WG_BM)?;
-    let map_b = map(&x.b, x.b_mn, km::WG_BN)?;
-    let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (km::WG_BM, km::WG_BN), km::WG_THREADS, km::WG_SHARED)?;
+    let map_a = map(&x.a, x.a_mn, tile.bm())?;
+    let map_b = map(&x.b, x.b_mn, tile.bn)?;
+    let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (tile.bm(), tile.bn), tile.threads(), tile.shared())?;
     cfg.grid.z = params.splits;
     let mut args = kernel_args![map_a, map_b, c, bias, params];
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the

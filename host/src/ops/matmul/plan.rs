@@ -68,7 +68,10 @@ pub struct TileModel {
     pub bk: usize,
     /// Blocks resident per multiprocessor (registers and shared memory).
     pub resident: usize,
-    /// Warps per block doing the multiply.
+    /// Warps per block doing the multiply, as the occupancy rule counts them: a `wgmma`
+    /// consumer warpgroup counts 8, since one keeps the tensor cores as busy as the
+    /// multiprocessor's shared memory allows (two 64×128 blocks on one multiprocessor ran no
+    /// faster than one, gemm_plans on an H100).
     pub warps: usize,
     /// Throughput per multiprocessor when full, relative to the fastest kernel of the precision.
     pub eff: f64,
@@ -92,9 +95,10 @@ impl TileModel {
             GemmKernel::Tile128x64 => t((128, 64, 16, 2, 4, 0.84, 96.0, 64.0)),
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 4, 0.85, 96.0, 64.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 2, 0.78, 96.0, 64.0)),
-            GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 256.0, 128.0)),
+            GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 64.0, 224.0)),
+            GemmKernel::Tf32Wgmma64x128 => t((64, 128, 32, 2, 8, 0.74, 208.0, 384.0)),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.38, 96.0, 64.0)),
-            GemmKernel::Tf32Tile64 => t((64, 64, 32, 4, 4, 0.25, 112.0, 64.0)),
+            GemmKernel::Tf32Tile64 => t((64, 64, 32, 4, 4, 0.18, 112.0, 48.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
             GemmKernel::RowDot => t((8, 16 * 32, 128, 2, 8, 0.25, 96.0, 64.0)),
@@ -107,8 +111,9 @@ impl TileModel {
         let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
         match kernel {
             Bf16Kernel::Wgmma => t((128, 256, 64, 1, 8, 1.0, 448.0, 384.0)),
+            Bf16Kernel::Wgmma64x128 => t((64, 128, 64, 2, 8, 0.66, 384.0, 512.0)),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.24, 96.0, 64.0)),
-            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.18, 96.0, 128.0)),
+            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.18, 96.0, 64.0)),
             Bf16Kernel::Mma | Bf16Kernel::Auto => None,
         }
     }
@@ -192,21 +197,49 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
     STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64
 }
 
-/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over `Tf32Wgmma` (on sm_90a; with the
-/// cost of staging the operands `stage_elems` > 0 needs), `Tf32` and `Tf32Tile64`.
+/// The tensor-core candidates of one precision: the `wgmma` kernels (only `wgmma` is true, each
+/// with the cost of staging the operands `stage_elems` > 0 needs) and the `mma.sync` ones.
+fn tensor_core_candidates<K: Copy>(
+    wgmma_kernels: [K; 2],
+    mma_kernels: [K; 2],
+    model: fn(K) -> Option<TileModel>,
+    wgmma: bool,
+    stage_elems: usize,
+    sms: usize,
+) -> impl Iterator<Item = (K, Option<TileModel>, f64)> {
+    let staging = if stage_elems > 0 { staging_cost(stage_elems, sms) } else { 0.0 };
+    let wg = wgmma_kernels.map(move |x| (x, model(x).filter(|_| wgmma), staging));
+    wg.into_iter().chain(mma_kernels.map(move |x| (x, model(x), 0.0)))
+}
+
+/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over `Tf32Wgmma` and `Tf32Wgmma64x128`
+/// (on sm_90a; with the cost of staging the operands `stage_elems` > 0 needs), `Tf32` and
+/// `Tf32Tile64`.
 pub fn choose_tf32(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let wg = (GemmKernel::Tf32Wgmma, TileModel::of(GemmKernel::Tf32Wgmma).filter(|_| wgmma), if stage_elems > 0 { staging_cost(stage_elems, sms) } else { 0.0 });
-    let mma = [GemmKernel::Tf32, GemmKernel::Tf32Tile64].map(|x| (x, TileModel::of(x), 0.0));
-    let (kernel, splits) = cheapest([wg].into_iter().chain(mma), m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
+    let cands = tensor_core_candidates(
+        [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128],
+        [GemmKernel::Tf32, GemmKernel::Tf32Tile64],
+        TileModel::of,
+        wgmma,
+        stage_elems,
+        sms,
+    );
+    let (kernel, splits) = cheapest(cands, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
     GemmPlan { kernel, splits }
 }
 
-/// `Bf16Kernel::Auto`'s plan: the cost model over `Wgmma` (on sm_90a; with the cost of padding
-/// the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`.
+/// `Bf16Kernel::Auto`'s plan: the cost model over `Wgmma` and `Wgmma64x128` (on sm_90a; with
+/// the cost of padding the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`.
 pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
-    let wg = (Bf16Kernel::Wgmma, TileModel::of_bf16(Bf16Kernel::Wgmma).filter(|_| wgmma), if stage_elems > 0 { staging_cost(stage_elems, sms) } else { 0.0 });
-    let mma = [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64].map(|x| (x, TileModel::of_bf16(x), 0.0));
-    cheapest([wg].into_iter().chain(mma), m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
+    let cands = tensor_core_candidates(
+        [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128],
+        [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64],
+        TileModel::of_bf16,
+        wgmma,
+        stage_elems,
+        sms,
+    );
+    cheapest(cands, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
 }
 
 /// The best split count for one fixed tile kernel.
