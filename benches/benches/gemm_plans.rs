@@ -57,7 +57,7 @@ const SHAPES: [(usize, usize, usize); 30] = [
 ];
 
 /// Split counts tried for each splittable kernel.
-const SPLITS: [u32; 8] = [1, 2, 3, 4, 6, 8, 12, 16];
+const SPLITS: [u32; 11] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Plan {
@@ -66,7 +66,7 @@ enum Plan {
     Auto,
 }
 
-fn candidates(precision: &str, m: usize, n: usize, k: usize) -> Vec<Plan> {
+fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Plan> {
     let mut out = vec![Plan::Auto];
     let mut add = |model: Option<TileModel>, mk: &dyn Fn(u32) -> Plan| {
         for s in SPLITS {
@@ -79,6 +79,12 @@ fn candidates(precision: &str, m: usize, n: usize, k: usize) -> Vec<Plan> {
         "f32" => {
             for kernel in F32_TILES {
                 add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
+            }
+            // The launch-bound and skinny kernels `Auto` also runs (timed so their rules can be
+            // checked against the tiles; not fitted).
+            out.push(Plan::F32(GemmPlan { kernel: GemmKernel::SmemTiled, splits: 1 }));
+            if n <= 16 && !ta {
+                add(TileModel::of(GemmKernel::RowDot), &|splits| Plan::F32(GemmPlan { kernel: GemmKernel::RowDot, splits }));
             }
         }
         "tf32" => {
@@ -170,7 +176,7 @@ fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize
             let mut c = DeviceMatrix::zeros(&gpu, m, n)?;
             for precision in precisions {
                 let mut reference: Option<Vec<f32>> = None;
-                for plan in candidates(precision, m, n, k) {
+                for plan in candidates(precision, ta == Transpose::Yes, m, n, k) {
                     let op = |c: &mut DeviceMatrix| -> Result<()> {
                         let e = Epilogue::default();
                         match (plan, precision.as_str()) {

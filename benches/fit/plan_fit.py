@@ -14,7 +14,7 @@ import csv, math, sys
 from collections import defaultdict
 
 SMS = 132
-MAX_SPLITS = 16
+MAX_SPLITS = 64
 MIN_SLICES = 4
 SAT_WARPS = 8.0
 COUNTERS = 16384
@@ -87,7 +87,8 @@ def losses(cases, params):
         prec, _, m, n, k = key
         stage = staged_elems(prec, key[1], m, n, k)
         extra = STAGE_LAUNCH + STAGE_PER_ELEMENT * stage / SMS if stage else 0.0
-        scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans]
+        # Only the tile kernels are modelled (gemm_plans also times SmemTiled and RowDot).
+        scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans if p in SHAPES]
         scored = [(c + (extra if p in WGMMA else 0.0), p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
@@ -112,7 +113,7 @@ def main():
     grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], [float(x) for x in range(0, 1025, 16)])
     if "--search" in sys.argv:
         for prec in precs:
-            kernels = sorted({p for key, plans in cases.items() if key[0] == prec for (p, _) in plans})
+            kernels = sorted({p for key, plans in cases.items() if key[0] == prec for (p, _) in plans if p in SHAPES})
             for _ in range(3):
                 for kern in kernels:
                     for i, grid in enumerate(grids):

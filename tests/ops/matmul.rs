@@ -248,7 +248,7 @@ pub fn register(s: &mut Suite) {
         let bad = |what: &str, r| expect_err(what, r, |e| matches!(e, Error::InvalidArgument { .. }));
         bad("Auto is not a plan", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Auto, splits: 1 }))?;
         bad("0 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 0 }))?;
-        bad("17 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 17 }))?;
+        bad("65 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 65 }))?;
         bad("splits shorter than 4 slices", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 2 }))?;
         bad("a kernel without split-K", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::WarpTiled, splits: 2 }))?;
         bad("the wide kernel without 16-byte loads", gemm_with_plan(g, &a, no, &odd, no, e, &mut c63, GemmPlan { kernel: GemmKernel::WarpTiledWide, splits: 1 }))?;

@@ -41,8 +41,9 @@ pub struct GemmPlan {
     pub splits: u32,
 }
 
-/// Most k-ranges one tile is cut into.
-pub const MAX_SPLITS: u32 = 16;
+/// Most k-ranges one tile is cut into: enough for a single 64×64 tile with k = 16384 to fill
+/// 64 multiprocessors with 256-deep ranges.
+pub const MAX_SPLITS: u32 = 64;
 
 /// Fewest k-slices per split: shorter ranges spend more on the prologue and the serialized
 /// epilogue than they gain.
