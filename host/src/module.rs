@@ -1,11 +1,20 @@
-//! The kernels' PTX: embedded at build time (one build per architecture), or read from a file
-//! the user names; checked against this program's kernel sources and the device, loaded once,
-//! with every kernel's function handle looked up once and cached.
+//! The kernels: PTX and, where the build had `ptxas`, cubins (SASS) embedded at build time (one
+//! build per architecture), or PTX read from a file the user names; checked against this
+//! program's kernel sources and the device, loaded once, with every kernel's function handle
+//! looked up once and cached.
+//!
+//! A cubin loads in milliseconds; PTX is JIT-compiled by the driver, about 40 s for the whole
+//! `sm_90a` module on an H100 when its cache is empty. So the cubin of the device's architecture
+//! is loaded when there is one, and the PTX is the fallback: for other GPUs (compute capability
+//! 10.0 and newer get the `sm_80` PTX), for a driver that rejects the cubin, for builds without
+//! ptxas, and under `KERNELS_FORCE_PTX=1` (to measure the JIT). A JIT that takes more than a
+//! moment is announced on stderr with its elapsed time.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use cust::module::Module;
 use cust::sys as cu;
@@ -21,22 +30,54 @@ pub const SOURCE_HASH: &str = env!("KERNELS_SOURCE_HASH");
 pub const PTX_SM80: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_80.ptx"));
 /// PTX built for `sm_90a` (Hopper-only instructions; runs on compute capability 9.0 only).
 pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx"));
+/// [`PTX_SM80`] assembled by `ptxas` (runs on compute capability 8.x); empty if the build had no
+/// ptxas.
+pub const CUBIN_SM80: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_80.cubin"));
+/// [`PTX_SM90A`] assembled by `ptxas` (runs on compute capability 9.0); empty if the build had
+/// no ptxas.
+pub const CUBIN_SM90A: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.cubin"));
 
+/// Set to `1`, makes [`PtxSource::Embedded`] load the PTX even where a cubin is embedded.
+pub const FORCE_PTX_ENV: &str = "KERNELS_FORCE_PTX";
 
-/// Where the PTX comes from.
+/// Where the kernels come from.
 #[derive(Debug, Clone)]
 pub enum PtxSource {
-    /// The best embedded build for the device.
+    /// The best embedded build for the device: its cubin, else its PTX.
     Embedded,
-    /// A file, e.g. `target/ptx/kernels-sm_80.ptx`.
+    /// The embedded PTX even where a cubin is embedded (what `KERNELS_FORCE_PTX=1` selects).
+    EmbeddedPtx,
+    /// A PTX file, e.g. `target/ptx/kernels-sm_80.ptx`.
     File(PathBuf),
 }
 
-/// The embedded PTX for a device of compute capability `major.minor`, with its arch name.
-pub fn embedded_for(major: i32, minor: i32) -> Option<(&'static str, &'static str)> {
+/// What a [`KernelModule`] was loaded from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    /// SASS assembled at build time: no JIT.
+    Cubin,
+    /// PTX, compiled by the driver's JIT (or taken from its cache).
+    Ptx,
+}
+
+/// The embedded kernels for one architecture.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded {
+    /// The PTX's architecture: `sm_80`, `sm_90a`.
+    pub arch: &'static str,
+    pub ptx: &'static str,
+    /// `None` where this build has no cubin, or the device cannot run it.
+    pub cubin: Option<&'static [u8]>,
+}
+
+/// The embedded kernels for a device of compute capability `major.minor`.
+pub fn embedded_for(major: i32, minor: i32) -> Option<Embedded> {
+    let nonempty = |c: &'static [u8]| Some(c).filter(|c| !c.is_empty());
     match (major, minor) {
-        (9, 0) => Some(("sm_90a", PTX_SM90A)),
-        (m, _) if m >= 8 => Some(("sm_80", PTX_SM80)),
+        (9, 0) => Some(Embedded { arch: "sm_90a", ptx: PTX_SM90A, cubin: nonempty(CUBIN_SM90A) }),
+        // SASS runs on its own major version only; newer GPUs JIT the PTX.
+        (8, _) => Some(Embedded { arch: "sm_80", ptx: PTX_SM80, cubin: nonempty(CUBIN_SM80) }),
+        (m, _) if m > 8 => Some(Embedded { arch: "sm_80", ptx: PTX_SM80, cubin: None }),
         _ => None,
     }
 }
@@ -84,9 +125,10 @@ unsafe impl Send for RawFunction {}
 // SAFETY: as above; the driver synchronizes concurrent use.
 unsafe impl Sync for RawFunction {}
 
-/// A loaded PTX module with its kernels looked up.
+/// A loaded module with its kernels looked up.
 pub struct KernelModule {
     arch: String,
+    image: ImageKind,
     functions: HashMap<&'static str, RawFunction>,
     /// Dynamic shared memory each function is currently allowed (raised on demand).
     shared_limit: Mutex<HashMap<&'static str, u32>>,
@@ -96,8 +138,42 @@ pub struct KernelModule {
 
 impl KernelModule {
     /// Loads `ptx` (built for `arch`) and looks up every kernel that `arch` should contain.
-    pub fn load(ptx: &str, arch: &str) -> Result<KernelModule> {
-        let module = Module::from_ptx(ptx, &[]).during("cuModuleLoadData (PTX JIT)")?;
+    /// `device` (`sm_90`) and `why` name the JIT on stderr if it takes more than a moment.
+    pub fn load_ptx(ptx: &str, arch: &str, device: &str, why: &str) -> Result<KernelModule> {
+        let module = {
+            let _notice = JitNotice::start(device, why);
+            Module::from_ptx(ptx, &[]).during("cuModuleLoadData (PTX JIT)")?
+        };
+        KernelModule::with_functions(module, arch, ImageKind::Ptx)
+    }
+
+    /// Loads a cubin assembled from the PTX for `arch`.
+    pub fn load_cubin(cubin: &[u8], arch: &str) -> Result<KernelModule> {
+        let module = Module::from_cubin(cubin, &[]).during("cuModuleLoadData (cubin)")?;
+        KernelModule::with_functions(module, arch, ImageKind::Cubin)
+    }
+
+    /// The embedded kernels for a device of capability `major.minor`: the cubin unless
+    /// `force_ptx` or the driver rejects it (said on stderr), else the PTX.
+    pub fn load_embedded(e: &Embedded, major: i32, minor: i32, force_ptx: bool) -> Result<KernelModule> {
+        let device = format!("sm_{major}{minor}");
+        let why = match e.cubin {
+            _ if force_ptx => format!("{FORCE_PTX_ENV}=1"),
+            Some(cubin) => match KernelModule::load_cubin(cubin, e.arch) {
+                Ok(m) => return Ok(m),
+                // A driver older than the ptxas that built the cubin rejects it; the PTX may do.
+                Err(err) => {
+                    eprintln!("note: the embedded {} cubin did not load ({err}); using its PTX", e.arch);
+                    "the cubin did not load".into()
+                }
+            },
+            None if (major, minor) == (9, 0) || major == 8 => "built without ptxas: no cubin embedded".into(),
+            None => format!("no cubin for {device} embedded: running the {} PTX", e.arch),
+        };
+        KernelModule::load_ptx(e.ptx, e.arch, &device, &why)
+    }
+
+    fn with_functions(module: Module, arch: &str, image: ImageKind) -> Result<KernelModule> {
         let mut functions = HashMap::new();
         for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
             let f = module
@@ -105,7 +181,12 @@ impl KernelModule {
                 .map_err(|_| Error::MissingKernel { name: k.name, hint: ": rebuild the PTX with `cargo xtask build-ptx`" })?;
             functions.insert(k.name, RawFunction(f.to_raw()));
         }
-        Ok(KernelModule { arch: arch.to_string(), functions, shared_limit: Mutex::new(HashMap::new()), _module: module })
+        Ok(KernelModule { arch: arch.to_string(), image, functions, shared_limit: Mutex::new(HashMap::new()), _module: module })
+    }
+
+    /// Whether the kernels came from a cubin or from PTX.
+    pub fn image(&self) -> ImageKind {
+        self.image
     }
 
     /// The architecture the loaded PTX was built for.
@@ -180,6 +261,57 @@ impl KernelModule {
         check(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
         limits.insert(kernel.name, bytes);
         Ok(())
+    }
+}
+
+/// Says on stderr, from a helper thread, what the program waits for when a PTX load lasts more
+/// than half a second: the driver JIT-compiling the whole module (about 40 s for `sm_90a` on an
+/// H100) would otherwise look like a hang. A load served from the driver's cache stays silent.
+/// On a terminal the elapsed time ticks; in a log, a line every 10 s.
+struct JitNotice {
+    done: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl JitNotice {
+    fn start(device: &str, why: &str) -> JitNotice {
+        use std::io::{IsTerminal, Write};
+        use std::sync::mpsc::RecvTimeoutError::Timeout;
+        let (done, rx) = std::sync::mpsc::channel::<()>();
+        let cache = if std::env::var("CUDA_CACHE_DISABLE").is_ok_and(|v| v == "1") {
+            "every run: CUDA_CACHE_DISABLE=1 turns the driver's cache off"
+        } else {
+            "first run only: the driver caches the result"
+        };
+        let head = format!("compiling kernels for {device}, {cache} ({why})");
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            if rx.recv_timeout(Duration::from_millis(500)) != Err(Timeout) {
+                return;
+            }
+            let tty = std::io::stderr().is_terminal();
+            let mut err = std::io::stderr();
+            let (tick, spin) = if tty { (Duration::from_millis(200), ['|', '/', '-', '\\']) } else { (Duration::from_secs(10), [' '; 4]) };
+            let _ = write!(err, "{head}");
+            let mut n = 0usize;
+            while rx.recv_timeout(tick) == Err(Timeout) {
+                n += 1;
+                let secs = started.elapsed().as_secs_f64();
+                let _ = if tty { write!(err, "\r{head} {} {secs:.0} s", spin[n % 4]) } else { write!(err, "\n  still compiling: {secs:.0} s") };
+                let _ = err.flush();
+            }
+            let _ = writeln!(err, "{}done in {:.1} s", if tty { format!("\r{head}: ") } else { "\n  ".into() }, started.elapsed().as_secs_f64());
+        });
+        JitNotice { done: Some(done), thread: Some(thread) }
+    }
+}
+
+impl Drop for JitNotice {
+    fn drop(&mut self) {
+        drop(self.done.take()); // wakes the thread: the load is over
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 

@@ -42,24 +42,6 @@ pub fn find() -> Option<PathBuf> {
     candidates.into_iter().find(|p| p.is_file())
 }
 
-/// Assembles `ptx_file` for `arch` and returns per-kernel resources; fails on any ptxas error.
-pub fn assemble(ptxas: &Path, ptx_file: &Path, arch: &str) -> Result<Vec<KernelResources>, String> {
-    let out_obj = std::env::temp_dir().join(format!("kernels-{arch}-{}.cubin", std::process::id()));
-    let out = Command::new(ptxas)
-        .args(["-v", "-O3", &format!("-arch={arch}")])
-        .arg(ptx_file)
-        .arg("-o")
-        .arg(&out_obj)
-        .output()
-        .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
-    let _ = std::fs::remove_file(&out_obj);
-    let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        return Err(format!("ptxas -arch={arch} rejected {}:\n{log}", ptx_file.display()));
-    }
-    Ok(parse_report(&log))
-}
-
 /// Parses `ptxas -v` output.
 pub fn parse_report(log: &str) -> Vec<KernelResources> {
     let mut out: Vec<KernelResources> = Vec::new();
