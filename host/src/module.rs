@@ -275,32 +275,40 @@ struct JitNotice {
 
 impl JitNotice {
     fn start(device: &str, why: &str) -> JitNotice {
-        use std::io::{IsTerminal, Write};
-        use std::sync::mpsc::RecvTimeoutError::Timeout;
-        let (done, rx) = std::sync::mpsc::channel::<()>();
+        use std::io::IsTerminal;
         let cache = if std::env::var("CUDA_CACHE_DISABLE").is_ok_and(|v| v == "1") {
             "every run: CUDA_CACHE_DISABLE=1 turns the driver's cache off"
         } else {
             "first run only: the driver caches the result"
         };
         let head = format!("compiling kernels for {device}, {cache} ({why})");
+        let tty = std::io::stderr().is_terminal();
+        let tick = if tty { Duration::from_millis(200) } else { Duration::from_secs(10) };
+        JitNotice::start_with(head, std::io::stderr(), tty, Duration::from_millis(500), tick)
+    }
+
+    /// Writes `head` to `out` once `delay` has passed, then the elapsed time every `tick` (over
+    /// the same line with a spinner on a terminal), and the total when dropped.
+    fn start_with(head: String, mut out: impl std::io::Write + Send + 'static, tty: bool, delay: Duration, tick: Duration) -> JitNotice {
+        use std::sync::mpsc::RecvTimeoutError::Timeout;
+        let (done, rx) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
             let started = Instant::now();
-            if rx.recv_timeout(Duration::from_millis(500)) != Err(Timeout) {
+            if rx.recv_timeout(delay) != Err(Timeout) {
                 return;
             }
-            let tty = std::io::stderr().is_terminal();
-            let mut err = std::io::stderr();
-            let (tick, spin) = if tty { (Duration::from_millis(200), ['|', '/', '-', '\\']) } else { (Duration::from_secs(10), [' '; 4]) };
-            let _ = write!(err, "{head}");
+            let spin = ['|', '/', '-', '\\'];
+            let _ = write!(out, "{head}");
+            let _ = out.flush();
             let mut n = 0usize;
             while rx.recv_timeout(tick) == Err(Timeout) {
                 n += 1;
                 let secs = started.elapsed().as_secs_f64();
-                let _ = if tty { write!(err, "\r{head} {} {secs:.0} s", spin[n % 4]) } else { write!(err, "\n  still compiling: {secs:.0} s") };
-                let _ = err.flush();
+                let _ = if tty { write!(out, "\r{head} {} {secs:.0} s", spin[n % 4]) } else { write!(out, "\n  still compiling: {secs:.0} s") };
+                let _ = out.flush();
             }
-            let _ = writeln!(err, "{}done in {:.1} s", if tty { format!("\r{head}: ") } else { "\n  ".into() }, started.elapsed().as_secs_f64());
+            let end = if tty { format!("\r{head}: ") } else { "\n  ".into() };
+            let _ = writeln!(out, "{end}done in {:.1} s", started.elapsed().as_secs_f64());
         });
         JitNotice { done: Some(done), thread: Some(thread) }
     }
@@ -318,6 +326,56 @@ impl Drop for JitNotice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `Write` whose bytes the test can read afterwards.
+    #[derive(Clone, Default)]
+    struct Sink(std::sync::Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_slow_jit_is_announced_and_a_fast_load_is_silent() {
+        let ms = Duration::from_millis;
+        let text = |s: &Sink| String::from_utf8(s.0.lock().unwrap().clone()).unwrap();
+        let slow = Sink::default();
+        let notice = JitNotice::start_with("compiling kernels for sm_100, first run only".into(), slow.clone(), false, ms(20), ms(40));
+        std::thread::sleep(ms(400));
+        drop(notice);
+        let out = text(&slow);
+        assert!(out.starts_with("compiling kernels for sm_100, first run only\n  still compiling: 0 s"), "{out:?}");
+        assert!(out.contains("\n  done in 0.") && out.ends_with(" s\n"), "{out:?}");
+
+        let tty = Sink::default();
+        let notice = JitNotice::start_with("head".into(), tty.clone(), true, ms(10), ms(20));
+        std::thread::sleep(ms(400));
+        drop(notice);
+        let out = text(&tty);
+        assert!(out.starts_with("head\rhead / 0 s\rhead - 0 s") && out.contains("\rhead: done in 0."), "{out:?}");
+
+        let fast = Sink::default();
+        drop(JitNotice::start_with("head".into(), fast.clone(), false, ms(500), ms(40)));
+        assert_eq!(text(&fast), "", "a load shorter than the delay prints nothing");
+    }
+
+    #[test]
+    fn embedded_images_per_capability() {
+        let pick = |major, minor| embedded_for(major, minor).map(|e| (e.arch, e.cubin.is_some()));
+        let (sm80, sm90a) = (!CUBIN_SM80.is_empty(), !CUBIN_SM90A.is_empty());
+        assert_eq!(pick(7, 5), None);
+        assert_eq!(pick(8, 0), Some(("sm_80", sm80)));
+        assert_eq!(pick(8, 9), Some(("sm_80", sm80)), "sm_80 SASS runs on every 8.x");
+        assert_eq!(pick(9, 0), Some(("sm_90a", sm90a)));
+        assert_eq!(pick(10, 0), Some(("sm_80", false)), "newer GPUs JIT the sm_80 PTX");
+        assert_eq!(pick(12, 0), Some(("sm_80", false)));
+    }
 
     #[test]
     fn arch_compatibility() {
