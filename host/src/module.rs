@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use cust::module::Module;
@@ -27,15 +27,51 @@ use crate::launch::LaunchConfig;
 pub const SOURCE_HASH: &str = env!("KERNELS_SOURCE_HASH");
 
 /// PTX built for `sm_80` (runs on compute capability 8.0 and newer through the driver's JIT).
-pub const PTX_SM80: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_80.ptx"));
+pub static PTX_SM80: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_80.ptx.zst")));
 /// PTX built for `sm_90a` (Hopper-only instructions; runs on compute capability 9.0 only).
-pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx"));
-/// [`PTX_SM80`] assembled by `ptxas` (runs on compute capability 8.x); empty if the build had no
-/// ptxas.
-pub const CUBIN_SM80: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_80.cubin"));
-/// [`PTX_SM90A`] assembled by `ptxas` (runs on compute capability 9.0); empty if the build had
+pub static PTX_SM90A: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx.zst")));
+/// [`PTX_SM80`] assembled by `ptxas` (runs on compute capability 8.x); absent if the build had
 /// no ptxas.
-pub const CUBIN_SM90A: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.cubin"));
+pub static CUBIN_SM80: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_80.cubin.zst")));
+/// [`PTX_SM90A`] assembled by `ptxas` (runs on compute capability 9.0); absent if the build had
+/// no ptxas.
+pub static CUBIN_SM90A: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.cubin.zst")));
+
+/// One embedded kernel image, zstd-compressed by the build script (every bundled binary carries
+/// all four; compressed they take 1.7 MB instead of 15) and decompressed on first use, once.
+pub struct Image {
+    zst: &'static [u8],
+    raw: OnceLock<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Image {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Image({} bytes compressed)", self.zst.len())
+    }
+}
+
+impl Image {
+    const fn new(zst: &'static [u8]) -> Image {
+        Image { zst, raw: OnceLock::new() }
+    }
+
+    /// Whether this build has the image (the cubins need ptxas at build time).
+    pub fn is_embedded(&self) -> bool {
+        !self.zst.is_empty()
+    }
+
+    /// The image's bytes; empty if not embedded.
+    pub fn bytes(&self) -> &[u8] {
+        // The build script wrote these bytes with zstd: failing to read them back means the
+        // binary itself is damaged, which no caller could handle.
+        self.raw.get_or_init(|| if self.zst.is_empty() { Vec::new() } else { zstd::stream::decode_all(self.zst).expect("embedded kernel image is valid zstd") })
+    }
+
+    /// The image as text (the PTX images are ASCII).
+    pub fn text(&self) -> &str {
+        std::str::from_utf8(self.bytes()).expect("embedded PTX is ASCII")
+    }
+}
 
 /// Set to `1`, makes [`PtxSource::Embedded`] load the PTX even where a cubin is embedded.
 pub const FORCE_PTX_ENV: &str = "KERNELS_FORCE_PTX";
@@ -65,19 +101,19 @@ pub enum ImageKind {
 pub struct Embedded {
     /// The PTX's architecture: `sm_80`, `sm_90a`.
     pub arch: &'static str,
-    pub ptx: &'static str,
+    pub ptx: &'static Image,
     /// `None` where this build has no cubin, or the device cannot run it.
-    pub cubin: Option<&'static [u8]>,
+    pub cubin: Option<&'static Image>,
 }
 
 /// The embedded kernels for a device of compute capability `major.minor`.
 pub fn embedded_for(major: i32, minor: i32) -> Option<Embedded> {
-    let nonempty = |c: &'static [u8]| Some(c).filter(|c| !c.is_empty());
+    let embedded = |c: &'static Image| Some(c).filter(|c| c.is_embedded());
     match (major, minor) {
-        (9, 0) => Some(Embedded { arch: "sm_90a", ptx: PTX_SM90A, cubin: nonempty(CUBIN_SM90A) }),
+        (9, 0) => Some(Embedded { arch: "sm_90a", ptx: &PTX_SM90A, cubin: embedded(&CUBIN_SM90A) }),
         // SASS runs on its own major version only; newer GPUs JIT the PTX.
-        (8, _) => Some(Embedded { arch: "sm_80", ptx: PTX_SM80, cubin: nonempty(CUBIN_SM80) }),
-        (m, _) if m > 8 => Some(Embedded { arch: "sm_80", ptx: PTX_SM80, cubin: None }),
+        (8, _) => Some(Embedded { arch: "sm_80", ptx: &PTX_SM80, cubin: embedded(&CUBIN_SM80) }),
+        (m, _) if m > 8 => Some(Embedded { arch: "sm_80", ptx: &PTX_SM80, cubin: None }),
         _ => None,
     }
 }
@@ -159,7 +195,7 @@ impl KernelModule {
         let device = format!("sm_{major}{minor}");
         let why = match e.cubin {
             _ if force_ptx => format!("{FORCE_PTX_ENV}=1"),
-            Some(cubin) => match KernelModule::load_cubin(cubin, e.arch) {
+            Some(cubin) => match KernelModule::load_cubin(cubin.bytes(), e.arch) {
                 Ok(m) => return Ok(m),
                 // A driver older than the ptxas that built the cubin rejects it; the PTX may do.
                 Err(err) => {
@@ -170,7 +206,7 @@ impl KernelModule {
             None if (major, minor) == (9, 0) || major == 8 => "built without ptxas: no cubin embedded".into(),
             None => format!("no cubin for {device} embedded: running the {} PTX", e.arch),
         };
-        KernelModule::load_ptx(e.ptx, e.arch, &device, &why)
+        KernelModule::load_ptx(e.ptx.text(), e.arch, &device, &why)
     }
 
     fn with_functions(module: Module, arch: &str, image: ImageKind) -> Result<KernelModule> {
@@ -368,13 +404,16 @@ mod tests {
     #[test]
     fn embedded_images_per_capability() {
         let pick = |major, minor| embedded_for(major, minor).map(|e| (e.arch, e.cubin.is_some()));
-        let (sm80, sm90a) = (!CUBIN_SM80.is_empty(), !CUBIN_SM90A.is_empty());
+        let (sm80, sm90a) = (CUBIN_SM80.is_embedded(), CUBIN_SM90A.is_embedded());
         assert_eq!(pick(7, 5), None);
         assert_eq!(pick(8, 0), Some(("sm_80", sm80)));
         assert_eq!(pick(8, 9), Some(("sm_80", sm80)), "sm_80 SASS runs on every 8.x");
         assert_eq!(pick(9, 0), Some(("sm_90a", sm90a)));
         assert_eq!(pick(10, 0), Some(("sm_80", false)), "newer GPUs JIT the sm_80 PTX");
         assert_eq!(pick(12, 0), Some(("sm_80", false)));
+        // The error for older GPUs names the same minimum.
+        let e = Error::UnsupportedDevice { name: "old".into(), major: 7, minor: 5 }.to_string();
+        assert!(e.contains("need 8.0 or newer"), "{e}");
     }
 
     #[test]
@@ -391,7 +430,7 @@ mod tests {
 
     #[test]
     fn embedded_ptx_is_stamped_and_complete() {
-        for (arch, ptx) in [("sm_80", PTX_SM80), ("sm_90a", PTX_SM90A)] {
+        for (arch, ptx) in [("sm_80", PTX_SM80.text()), ("sm_90a", PTX_SM90A.text())] {
             assert!(ptx.starts_with(&format!("{}{SOURCE_HASH}", kernels::info::PTX_HASH_PREFIX)), "{arch} PTX carries this build's hash");
             assert!(ptx.contains(&format!(".target {arch}")), "{arch} PTX targets {arch}");
             for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
@@ -407,17 +446,17 @@ mod tests {
         let missing = dir.join("missing.ptx");
         assert!(matches!(read_ptx_file(&missing, 9, 0), Err(Error::PtxNotFound { .. })));
         let stale = dir.join("stale.ptx");
-        std::fs::write(&stale, PTX_SM80.replacen(SOURCE_HASH, "0000000000000000", 1)).unwrap();
+        std::fs::write(&stale, PTX_SM80.text().replacen(SOURCE_HASH, "0000000000000000", 1)).unwrap();
         let e = read_ptx_file(&stale, 9, 0).unwrap_err();
         assert!(matches!(e, Error::StalePtx { .. }) && e.to_string().contains("cargo xtask build-ptx"), "{e}");
         let unstamped = dir.join("unstamped.ptx");
-        std::fs::write(&unstamped, PTX_SM80.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
+        std::fs::write(&unstamped, PTX_SM80.text().lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
         assert!(matches!(read_ptx_file(&unstamped, 9, 0), Err(Error::StalePtx { .. })));
         let newer = dir.join("newer.ptx");
-        std::fs::write(&newer, PTX_SM90A).unwrap();
+        std::fs::write(&newer, PTX_SM90A.text()).unwrap();
         assert!(matches!(read_ptx_file(&newer, 8, 6), Err(Error::PtxArchUnsupported { .. })));
         let good = dir.join("good.ptx");
-        std::fs::write(&good, PTX_SM80).unwrap();
+        std::fs::write(&good, PTX_SM80.text()).unwrap();
         assert_eq!(read_ptx_file(&good, 8, 6).unwrap().0, "sm_80");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -6,7 +6,7 @@ use integration_tests::Suite;
 use xtask::ptxinfo;
 
 pub fn register(s: &mut Suite) {
-    for (arch, ptx) in [("sm_80", PTX_SM80), ("sm_90a", PTX_SM90A)] {
+    for (arch, ptx) in [("sm_80", PTX_SM80.text()), ("sm_90a", PTX_SM90A.text())] {
         s.cpu(format!("ptx::{arch}::entries_match_kernel_table"), move |_| {
             if ptxinfo::source_hash(ptx) != Some(SOURCE_HASH) {
                 return Err(format!("{arch}: PTX hash {:?} != {SOURCE_HASH}", ptxinfo::source_hash(ptx)));
@@ -30,8 +30,9 @@ pub fn register(s: &mut Suite) {
         });
     }
     // A build without ptxas embeds no cubins (and says so): these are then reported ignored.
-    for (arch, cubin) in [("sm_80", CUBIN_SM80), ("sm_90a", CUBIN_SM90A)] {
-        s.cpu_if(!cubin.is_empty(), format!("cubin::{arch}::built_from_these_sources"), move |_| {
+    for (arch, image) in [("sm_80", &CUBIN_SM80), ("sm_90a", &CUBIN_SM90A)] {
+        s.cpu_if(image.is_embedded(), format!("cubin::{arch}::built_from_these_sources"), move |_| {
+            let cubin = image.bytes();
             check_cubin(arch, cubin)?;
             // The same cubin with another hash in it must fail the check.
             let at = cubin.windows(SOURCE_HASH.len()).position(|w| w == SOURCE_HASH.as_bytes()).ok_or("hash not found")?;

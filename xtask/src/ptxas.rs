@@ -19,11 +19,11 @@ pub struct KernelResources {
     pub spill_loads: u32,
 }
 
-/// `$PTXAS`, then `ptxas` on `PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`, then the copy the
+/// `$PTXAS` (nothing if it names no file), then `ptxas` on `PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`, then the copy the
 /// `nvidia-cuda-nvcc` Python package ships.
 pub fn find() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("PTXAS") {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
     }
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(path) = std::env::var_os("PATH") {
