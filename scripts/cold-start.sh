@@ -5,12 +5,13 @@
 # embedded). Then the whole digits MLP (`examples/mlp`) the same two ways, and the PTX with a
 # fresh driver cache twice (first run fills it, second run reads it).
 #
-#   scripts/gpu-bundle .gpu/bundle        (here, with Rust)
-#   scripts/cold-start.sh .gpu/bundle     (there; needs examples/cold_start and examples/mlp)
+#   scripts/gpu-bundle .gpu/bundle        (here, with Rust; copies this script to .gpu/bundle/cold-start)
+#   .gpu/bundle/cold-start                (there; or scripts/cold-start.sh BUNDLE. Needs only
+#                                          BUNDLE/examples/cold_start and BUNDLE/examples/mlp)
 #
 # RUNS=N repeats each cubin measurement (default 3); PTX_RUNS=N each PTX one (default 1, ~40 s).
 set -euo pipefail
-bundle=${1:?usage: cold-start.sh BUNDLE}
+bundle=${1:-$(dirname "$0")}
 runs=${RUNS:-3}
 ptx_runs=${PTX_RUNS:-1}
 for b in cold_start mlp; do
