@@ -36,9 +36,10 @@ run() {
   awk -v s="$s" -v e="$e" -v l="$label" 'BEGIN { printf "%-44s process %7.2f s", l, e - s }'
   local first
   first=$(grep -m1 -o 'first kernel done .*' "$log" || true)
-  local acc
+  local acc image
   acc=$(grep -m1 -o 'test accuracy: [0-9.]*%' "$log" || true)
-  echo "  ${first:+| $first}${acc:+| $acc}"
+  [ -n "$first" ] || image=$(grep -m1 -o 'kernels: sm_[0-9a]* [A-Za-z]*' "$log" || true)
+  echo "  ${first:+| $first}${image:+| $image }${acc:+| $acc}"
 }
 
 echo "== first kernel (examples/cold_start), driver cache off"
