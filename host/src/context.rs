@@ -12,7 +12,7 @@ use kernels::KernelInfo;
 
 use crate::error::{CudaContext, Error, Result};
 use crate::launch::LaunchConfig;
-use crate::module::{KernelModule, PtxSource, embedded_for, read_ptx_file};
+use crate::module::{FORCE_PTX_ENV, ImageKind, KernelModule, PtxSource, embedded_for, read_ptx_file};
 
 /// What the runtime needs to know about the device.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,15 +120,18 @@ impl Gpu {
         let (major, minor) = info.compute_capability;
         let context = Context::new(device).during("cuDevicePrimaryCtxRetain")?;
         CurrentContext::set_current(&context).during("cuCtxSetCurrent")?;
-        let (arch, ptx) = match &opts.ptx {
-            PtxSource::Embedded => {
-                let (arch, ptx) = embedded_for(major, minor)
+        let module = match &opts.ptx {
+            source @ (PtxSource::Embedded | PtxSource::EmbeddedPtx) => {
+                let embedded = embedded_for(major, minor)
                     .ok_or_else(|| Error::UnsupportedDevice { name: info.name.clone(), major, minor })?;
-                (arch.to_string(), ptx.to_string())
+                let force_ptx = matches!(source, PtxSource::EmbeddedPtx) || std::env::var(FORCE_PTX_ENV).is_ok_and(|v| v == "1");
+                KernelModule::load_embedded(&embedded, major, minor, force_ptx)?
             }
-            PtxSource::File(path) => read_ptx_file(path, major, minor)?,
+            PtxSource::File(path) => {
+                let (arch, ptx) = read_ptx_file(path, major, minor)?;
+                KernelModule::load_ptx(&ptx, &arch, &format!("sm_{major}{minor}"), &format!("PTX file {}", path.display()))?
+            }
         };
-        let module = KernelModule::load(&ptx, &arch)?;
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
         Gpu { stream, split_counters: None, split_workspace: None, staging: Default::default(), shared: Arc::new(Shared { module, info, context }) }.with_split_counters()
     }
@@ -177,6 +180,11 @@ impl Gpu {
     /// Architecture of the loaded PTX (`sm_80`, `sm_90a`, …).
     pub fn ptx_arch(&self) -> &str {
         self.shared.module.arch()
+    }
+
+    /// Whether the kernels were loaded from a cubin (no JIT) or from PTX.
+    pub fn kernel_image(&self) -> ImageKind {
+        self.shared.module.image()
     }
 
     /// Whether this device's PTX contains `kernel` (Hopper-only kernels exist only in sm_90a).

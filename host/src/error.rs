@@ -15,7 +15,7 @@ pub enum Error {
     #[error("device index {index} is out of range: {count} CUDA device(s) present")]
     DeviceOutOfRange { index: u32, count: u32 },
 
-    #[error("GPU `{name}` has compute capability {major}.{minor}; the kernels need 7.0 or newer")]
+    #[error("GPU `{name}` has compute capability {major}.{minor}; the kernels need 8.0 or newer (they are built for sm_80 and sm_90a)")]
     UnsupportedDevice { name: String, major: i32, minor: i32 },
 
     #[error("PTX file {} not found or unreadable ({reason}); build it with `cargo xtask build-ptx`", path.display())]

@@ -29,4 +29,4 @@ pub use context::{DeviceInfo, Gpu, GpuOptions};
 pub use error::{Error, Result};
 pub use kernels::math::Activation;
 pub use launch::{Dim3, LaunchConfig};
-pub use module::PtxSource;
+pub use module::{ImageKind, PtxSource};

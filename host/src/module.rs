@@ -1,11 +1,20 @@
-//! The kernels' PTX: embedded at build time (one build per architecture), or read from a file
-//! the user names; checked against this program's kernel sources and the device, loaded once,
-//! with every kernel's function handle looked up once and cached.
+//! The kernels: PTX and, where the build had `ptxas`, cubins (SASS) embedded at build time (one
+//! build per architecture), or PTX read from a file the user names; checked against this
+//! program's kernel sources and the device, loaded once, with every kernel's function handle
+//! looked up once and cached.
+//!
+//! A cubin loads in milliseconds; PTX is JIT-compiled by the driver, about 40 s for the whole
+//! `sm_90a` module on an H100 when its cache is empty. So the cubin of the device's architecture
+//! is loaded when there is one, and the PTX is the fallback: for other GPUs (compute capability
+//! 10.0 and newer get the `sm_80` PTX), for a driver that rejects the cubin, for builds without
+//! ptxas, and under `KERNELS_FORCE_PTX=1` (to measure the JIT). A JIT that takes more than a
+//! moment is announced on stderr with its elapsed time.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use cust::module::Module;
 use cust::sys as cu;
@@ -18,25 +27,93 @@ use crate::launch::LaunchConfig;
 pub const SOURCE_HASH: &str = env!("KERNELS_SOURCE_HASH");
 
 /// PTX built for `sm_80` (runs on compute capability 8.0 and newer through the driver's JIT).
-pub const PTX_SM80: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_80.ptx"));
+pub static PTX_SM80: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_80.ptx.zst")));
 /// PTX built for `sm_90a` (Hopper-only instructions; runs on compute capability 9.0 only).
-pub const PTX_SM90A: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx"));
+pub static PTX_SM90A: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.ptx.zst")));
+/// [`PTX_SM80`] assembled by `ptxas` (runs on compute capability 8.x); absent if the build had
+/// no ptxas.
+pub static CUBIN_SM80: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_80.cubin.zst")));
+/// [`PTX_SM90A`] assembled by `ptxas` (runs on compute capability 9.0); absent if the build had
+/// no ptxas.
+pub static CUBIN_SM90A: Image = Image::new(include_bytes!(concat!(env!("OUT_DIR"), "/kernels-sm_90a.cubin.zst")));
 
+/// One embedded kernel image, zstd-compressed by the build script (every bundled binary carries
+/// all four; compressed they take 1.7 MB instead of 15) and decompressed on first use, once.
+pub struct Image {
+    zst: &'static [u8],
+    raw: OnceLock<Vec<u8>>,
+}
 
-/// Where the PTX comes from.
+impl std::fmt::Debug for Image {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Image({} bytes compressed)", self.zst.len())
+    }
+}
+
+impl Image {
+    const fn new(zst: &'static [u8]) -> Image {
+        Image { zst, raw: OnceLock::new() }
+    }
+
+    /// Whether this build has the image (the cubins need ptxas at build time).
+    pub fn is_embedded(&self) -> bool {
+        !self.zst.is_empty()
+    }
+
+    /// The image's bytes; empty if not embedded.
+    pub fn bytes(&self) -> &[u8] {
+        // The build script wrote these bytes with zstd: failing to read them back means the
+        // binary itself is damaged, which no caller could handle.
+        self.raw.get_or_init(|| if self.zst.is_empty() { Vec::new() } else { zstd::stream::decode_all(self.zst).expect("embedded kernel image is valid zstd") })
+    }
+
+    /// The image as text (the PTX images are ASCII).
+    pub fn text(&self) -> &str {
+        std::str::from_utf8(self.bytes()).expect("embedded PTX is ASCII")
+    }
+}
+
+/// Set to `1`, makes [`PtxSource::Embedded`] load the PTX even where a cubin is embedded.
+pub const FORCE_PTX_ENV: &str = "KERNELS_FORCE_PTX";
+
+/// Where the kernels come from.
 #[derive(Debug, Clone)]
 pub enum PtxSource {
-    /// The best embedded build for the device.
+    /// The best embedded build for the device: its cubin, else its PTX.
     Embedded,
-    /// A file, e.g. `target/ptx/kernels-sm_80.ptx`.
+    /// The embedded PTX even where a cubin is embedded (what `KERNELS_FORCE_PTX=1` selects).
+    EmbeddedPtx,
+    /// A PTX file, e.g. `target/ptx/kernels-sm_80.ptx`.
     File(PathBuf),
 }
 
-/// The embedded PTX for a device of compute capability `major.minor`, with its arch name.
-pub fn embedded_for(major: i32, minor: i32) -> Option<(&'static str, &'static str)> {
+/// What a [`KernelModule`] was loaded from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    /// SASS assembled at build time: no JIT.
+    Cubin,
+    /// PTX, compiled by the driver's JIT (or taken from its cache).
+    Ptx,
+}
+
+/// The embedded kernels for one architecture.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded {
+    /// The PTX's architecture: `sm_80`, `sm_90a`.
+    pub arch: &'static str,
+    pub ptx: &'static Image,
+    /// `None` where this build has no cubin, or the device cannot run it.
+    pub cubin: Option<&'static Image>,
+}
+
+/// The embedded kernels for a device of compute capability `major.minor`.
+pub fn embedded_for(major: i32, minor: i32) -> Option<Embedded> {
+    let embedded = |c: &'static Image| Some(c).filter(|c| c.is_embedded());
     match (major, minor) {
-        (9, 0) => Some(("sm_90a", PTX_SM90A)),
-        (m, _) if m >= 8 => Some(("sm_80", PTX_SM80)),
+        (9, 0) => Some(Embedded { arch: "sm_90a", ptx: &PTX_SM90A, cubin: embedded(&CUBIN_SM90A) }),
+        // SASS runs on its own major version only; newer GPUs JIT the PTX.
+        (8, _) => Some(Embedded { arch: "sm_80", ptx: &PTX_SM80, cubin: embedded(&CUBIN_SM80) }),
+        (m, _) if m > 8 => Some(Embedded { arch: "sm_80", ptx: &PTX_SM80, cubin: None }),
         _ => None,
     }
 }
@@ -84,9 +161,10 @@ unsafe impl Send for RawFunction {}
 // SAFETY: as above; the driver synchronizes concurrent use.
 unsafe impl Sync for RawFunction {}
 
-/// A loaded PTX module with its kernels looked up.
+/// A loaded module with its kernels looked up.
 pub struct KernelModule {
     arch: String,
+    image: ImageKind,
     functions: HashMap<&'static str, RawFunction>,
     /// Dynamic shared memory each function is currently allowed (raised on demand).
     shared_limit: Mutex<HashMap<&'static str, u32>>,
@@ -96,8 +174,42 @@ pub struct KernelModule {
 
 impl KernelModule {
     /// Loads `ptx` (built for `arch`) and looks up every kernel that `arch` should contain.
-    pub fn load(ptx: &str, arch: &str) -> Result<KernelModule> {
-        let module = Module::from_ptx(ptx, &[]).during("cuModuleLoadData (PTX JIT)")?;
+    /// `device` (`sm_90`) and `why` name the JIT on stderr if it takes more than a moment.
+    pub fn load_ptx(ptx: &str, arch: &str, device: &str, why: &str) -> Result<KernelModule> {
+        let module = {
+            let _notice = JitNotice::start(device, why);
+            Module::from_ptx(ptx, &[]).during("cuModuleLoadData (PTX JIT)")?
+        };
+        KernelModule::with_functions(module, arch, ImageKind::Ptx)
+    }
+
+    /// Loads a cubin assembled from the PTX for `arch`.
+    pub fn load_cubin(cubin: &[u8], arch: &str) -> Result<KernelModule> {
+        let module = Module::from_cubin(cubin, &[]).during("cuModuleLoadData (cubin)")?;
+        KernelModule::with_functions(module, arch, ImageKind::Cubin)
+    }
+
+    /// The embedded kernels for a device of capability `major.minor`: the cubin unless
+    /// `force_ptx` or the driver rejects it (said on stderr), else the PTX.
+    pub fn load_embedded(e: &Embedded, major: i32, minor: i32, force_ptx: bool) -> Result<KernelModule> {
+        let device = format!("sm_{major}{minor}");
+        let why = match e.cubin {
+            _ if force_ptx => format!("{FORCE_PTX_ENV}=1"),
+            Some(cubin) => match KernelModule::load_cubin(cubin.bytes(), e.arch) {
+                Ok(m) => return Ok(m),
+                // A driver older than the ptxas that built the cubin rejects it; the PTX may do.
+                Err(err) => {
+                    eprintln!("note: the embedded {} cubin did not load ({err}); using its PTX", e.arch);
+                    "the cubin did not load".into()
+                }
+            },
+            None if (major, minor) == (9, 0) || major == 8 => "built without ptxas: no cubin embedded".into(),
+            None => format!("no cubin for {device} embedded: running the {} PTX", e.arch),
+        };
+        KernelModule::load_ptx(e.ptx.text(), e.arch, &device, &why)
+    }
+
+    fn with_functions(module: Module, arch: &str, image: ImageKind) -> Result<KernelModule> {
         let mut functions = HashMap::new();
         for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
             let f = module
@@ -105,7 +217,12 @@ impl KernelModule {
                 .map_err(|_| Error::MissingKernel { name: k.name, hint: ": rebuild the PTX with `cargo xtask build-ptx`" })?;
             functions.insert(k.name, RawFunction(f.to_raw()));
         }
-        Ok(KernelModule { arch: arch.to_string(), functions, shared_limit: Mutex::new(HashMap::new()), _module: module })
+        Ok(KernelModule { arch: arch.to_string(), image, functions, shared_limit: Mutex::new(HashMap::new()), _module: module })
+    }
+
+    /// Whether the kernels came from a cubin or from PTX.
+    pub fn image(&self) -> ImageKind {
+        self.image
     }
 
     /// The architecture the loaded PTX was built for.
@@ -183,9 +300,121 @@ impl KernelModule {
     }
 }
 
+/// Says on stderr, from a helper thread, what the program waits for when a PTX load lasts more
+/// than half a second: the driver JIT-compiling the whole module (about 40 s for `sm_90a` on an
+/// H100) would otherwise look like a hang. A load served from the driver's cache stays silent.
+/// On a terminal the elapsed time ticks; in a log, a line every 10 s.
+struct JitNotice {
+    done: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl JitNotice {
+    fn start(device: &str, why: &str) -> JitNotice {
+        use std::io::IsTerminal;
+        let cache = if std::env::var("CUDA_CACHE_DISABLE").is_ok_and(|v| v == "1") {
+            "every run: CUDA_CACHE_DISABLE=1 turns the driver's cache off"
+        } else {
+            "first run only: the driver caches the result"
+        };
+        let head = format!("compiling kernels for {device}, {cache} ({why})");
+        let tty = std::io::stderr().is_terminal();
+        let tick = if tty { Duration::from_millis(200) } else { Duration::from_secs(10) };
+        JitNotice::start_with(head, std::io::stderr(), tty, Duration::from_millis(500), tick)
+    }
+
+    /// Writes `head` to `out` once `delay` has passed, then the elapsed time every `tick` (over
+    /// the same line with a spinner on a terminal), and the total when dropped.
+    fn start_with(head: String, mut out: impl std::io::Write + Send + 'static, tty: bool, delay: Duration, tick: Duration) -> JitNotice {
+        use std::sync::mpsc::RecvTimeoutError::Timeout;
+        let (done, rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            if rx.recv_timeout(delay) != Err(Timeout) {
+                return;
+            }
+            let spin = ['|', '/', '-', '\\'];
+            let _ = write!(out, "{head}");
+            let _ = out.flush();
+            let mut n = 0usize;
+            while rx.recv_timeout(tick) == Err(Timeout) {
+                n += 1;
+                let secs = started.elapsed().as_secs_f64();
+                let _ = if tty { write!(out, "\r{head} {} {secs:.0} s", spin[n % 4]) } else { write!(out, "\n  still compiling: {secs:.0} s") };
+                let _ = out.flush();
+            }
+            let end = if tty { format!("\r{head}: ") } else { "\n  ".into() };
+            let _ = writeln!(out, "{end}done in {:.1} s", started.elapsed().as_secs_f64());
+        });
+        JitNotice { done: Some(done), thread: Some(thread) }
+    }
+}
+
+impl Drop for JitNotice {
+    fn drop(&mut self) {
+        drop(self.done.take()); // wakes the thread: the load is over
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `Write` whose bytes the test can read afterwards.
+    #[derive(Clone, Default)]
+    struct Sink(std::sync::Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_slow_jit_is_announced_and_a_fast_load_is_silent() {
+        let ms = Duration::from_millis;
+        let text = |s: &Sink| String::from_utf8(s.0.lock().unwrap().clone()).unwrap();
+        let slow = Sink::default();
+        let notice = JitNotice::start_with("compiling kernels for sm_100, first run only".into(), slow.clone(), false, ms(20), ms(40));
+        std::thread::sleep(ms(400));
+        drop(notice);
+        let out = text(&slow);
+        assert!(out.starts_with("compiling kernels for sm_100, first run only\n  still compiling: 0 s"), "{out:?}");
+        assert!(out.contains("\n  done in 0.") && out.ends_with(" s\n"), "{out:?}");
+
+        let tty = Sink::default();
+        let notice = JitNotice::start_with("head".into(), tty.clone(), true, ms(10), ms(20));
+        std::thread::sleep(ms(400));
+        drop(notice);
+        let out = text(&tty);
+        assert!(out.starts_with("head\rhead / 0 s\rhead - 0 s") && out.contains("\rhead: done in 0."), "{out:?}");
+
+        let fast = Sink::default();
+        drop(JitNotice::start_with("head".into(), fast.clone(), false, ms(500), ms(40)));
+        assert_eq!(text(&fast), "", "a load shorter than the delay prints nothing");
+    }
+
+    #[test]
+    fn embedded_images_per_capability() {
+        let pick = |major, minor| embedded_for(major, minor).map(|e| (e.arch, e.cubin.is_some()));
+        let (sm80, sm90a) = (CUBIN_SM80.is_embedded(), CUBIN_SM90A.is_embedded());
+        assert_eq!(pick(7, 5), None);
+        assert_eq!(pick(8, 0), Some(("sm_80", sm80)));
+        assert_eq!(pick(8, 9), Some(("sm_80", sm80)), "sm_80 SASS runs on every 8.x");
+        assert_eq!(pick(9, 0), Some(("sm_90a", sm90a)));
+        assert_eq!(pick(10, 0), Some(("sm_80", false)), "newer GPUs JIT the sm_80 PTX");
+        assert_eq!(pick(12, 0), Some(("sm_80", false)));
+        // The error for older GPUs names the same minimum.
+        let e = Error::UnsupportedDevice { name: "old".into(), major: 7, minor: 5 }.to_string();
+        assert!(e.contains("need 8.0 or newer"), "{e}");
+    }
 
     #[test]
     fn arch_compatibility() {
@@ -201,7 +430,7 @@ mod tests {
 
     #[test]
     fn embedded_ptx_is_stamped_and_complete() {
-        for (arch, ptx) in [("sm_80", PTX_SM80), ("sm_90a", PTX_SM90A)] {
+        for (arch, ptx) in [("sm_80", PTX_SM80.text()), ("sm_90a", PTX_SM90A.text())] {
             assert!(ptx.starts_with(&format!("{}{SOURCE_HASH}", kernels::info::PTX_HASH_PREFIX)), "{arch} PTX carries this build's hash");
             assert!(ptx.contains(&format!(".target {arch}")), "{arch} PTX targets {arch}");
             for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
@@ -217,17 +446,17 @@ mod tests {
         let missing = dir.join("missing.ptx");
         assert!(matches!(read_ptx_file(&missing, 9, 0), Err(Error::PtxNotFound { .. })));
         let stale = dir.join("stale.ptx");
-        std::fs::write(&stale, PTX_SM80.replacen(SOURCE_HASH, "0000000000000000", 1)).unwrap();
+        std::fs::write(&stale, PTX_SM80.text().replacen(SOURCE_HASH, "0000000000000000", 1)).unwrap();
         let e = read_ptx_file(&stale, 9, 0).unwrap_err();
         assert!(matches!(e, Error::StalePtx { .. }) && e.to_string().contains("cargo xtask build-ptx"), "{e}");
         let unstamped = dir.join("unstamped.ptx");
-        std::fs::write(&unstamped, PTX_SM80.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
+        std::fs::write(&unstamped, PTX_SM80.text().lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
         assert!(matches!(read_ptx_file(&unstamped, 9, 0), Err(Error::StalePtx { .. })));
         let newer = dir.join("newer.ptx");
-        std::fs::write(&newer, PTX_SM90A).unwrap();
+        std::fs::write(&newer, PTX_SM90A.text()).unwrap();
         assert!(matches!(read_ptx_file(&newer, 8, 6), Err(Error::PtxArchUnsupported { .. })));
         let good = dir.join("good.ptx");
-        std::fs::write(&good, PTX_SM80).unwrap();
+        std::fs::write(&good, PTX_SM80.text()).unwrap();
         assert_eq!(read_ptx_file(&good, 8, 6).unwrap().0, "sm_80");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,4 +1,5 @@
 use host::nn::cpu::{self, CpuMlp};
+use host::Error;
 use host::nn::train::{self, TrainConfig};
 use host::nn::{Activation, Architecture, Optimizer, Params, data};
 use integration_tests::{Suite, uniform};
@@ -132,6 +133,25 @@ pub fn register(s: &mut Suite) {
                 return Err(format!("{act:?}: loss {first} → {last}, accuracy {}", out.test_accuracy));
             }
         }
+        Ok(())
+    });
+    s.cpu("cpu::bad_train_settings_say_what_is_allowed", |_| {
+        let d = data::digits().map_err(|e| e.to_string())?;
+        let (tr, te) = d.stratified_split(0.2, 3).map_err(|e| e.to_string())?;
+        let rows = tr.rows();
+        let base = TrainConfig { hidden: vec![8], epochs: 1, batch: 32, seed: 1, log_every: 0, graph: false, init: None, ..TrainConfig::default() };
+        for (cfg, want) in [
+            (TrainConfig { batch: 100_000_000, ..base.clone() }, format!("batch size 100000000 is larger than the training set ({rows} rows): the largest allowed is {rows}")),
+            (TrainConfig { batch: 0, ..base.clone() }, format!("batch size must be at least 1 (and at most {rows}")),
+            (TrainConfig { epochs: 0, ..base.clone() }, "epochs must be at least 1".to_string()),
+        ] {
+            match train::train_cpu(&cfg, &tr, &te, &mut |_| {}) {
+                Err(Error::InvalidArgument { reason, .. }) if reason.contains(&want) => {}
+                other => return Err(format!("batch {} epochs {}: expected an error containing {want:?}, got {:?}", cfg.batch, cfg.epochs, other.err())),
+            }
+        }
+        // The largest batch the message names is accepted.
+        train::train_cpu(&TrainConfig { batch: rows, ..base }, &tr, &te, &mut |_| {}).map_err(|e| format!("batch {rows}: {e}"))?;
         Ok(())
     });
     s.cpu("cpu::bad_inputs_are_errors", |_| {

@@ -62,17 +62,18 @@ pub fn register(s: &mut Suite) {
     });
     s.gpu("bad_input::ptx_files", |g, _| {
         expect_err("missing PTX", Gpu::with_ptx_file("/nonexistent/kernels.ptx"), |e| matches!(e, Error::PtxNotFound { .. }))?;
-        let stale = temp_file("stale.ptx", &PTX_SM80.replacen(SOURCE_HASH, "ffffffffffffffff", 1));
+        let (sm80, sm90a) = (PTX_SM80.text(), PTX_SM90A.text());
+        let stale = temp_file("stale.ptx", &sm80.replacen(SOURCE_HASH, "ffffffffffffffff", 1));
         expect_err("stale PTX", Gpu::with_ptx_file(&stale), |e| matches!(e, Error::StalePtx { .. }))?;
         // PTX for an architecture above the device's.
         let (major, minor) = g.info().compute_capability;
         let newer = format!("sm_{}{}", major + 1, minor);
-        let too_new = temp_file("too-new.ptx", &PTX_SM80.replacen(".target sm_80", &format!(".target {newer}"), 1));
+        let too_new = temp_file("too-new.ptx", &sm80.replacen(".target sm_80", &format!(".target {newer}"), 1));
         expect_err("newer arch", Gpu::with_ptx_file(&too_new), |e| matches!(e, Error::PtxArchUnsupported { .. }))?;
-        let other_arch = if (major, minor) == (9, 0) { PTX_SM80 } else { PTX_SM90A };
-        let p = temp_file("other.ptx", other_arch);
+        let hopper = (major, minor) == (9, 0);
+        let p = temp_file("other.ptx", if hopper { sm80 } else { sm90a });
         match Gpu::with_ptx_file(&p) {
-            Ok(other) if other_arch == PTX_SM80 => {
+            Ok(other) if hopper => {
                 // sm_80 PTX runs on newer GPUs through the JIT: prove it computes.
                 let a = gpu(DeviceVector::from_host(&other, &[1.0f32, 2.0, 3.0]))?;
                 let c = gpu(host::ops::elementwise::vec_add(&other, &a, &a))?;
@@ -82,7 +83,7 @@ pub fn register(s: &mut Suite) {
                 Ok(())
             }
             Ok(_) => Err("sm_90a PTX loaded on a non-9.0 device".into()),
-            Err(Error::PtxArchUnsupported { .. }) if other_arch == PTX_SM90A => Ok(()),
+            Err(Error::PtxArchUnsupported { .. }) if !hopper => Ok(()),
             Err(e) => Err(format!("loading {}: {e}", p.display())),
         }
     });

@@ -25,7 +25,8 @@ type CpuTest = Box<dyn FnOnce(&mut StdRng) -> TestResult + Send>;
 #[derive(Default)]
 pub struct Suite {
     gpu: Vec<(String, GpuTest)>,
-    cpu: Vec<(String, CpuTest)>,
+    /// With `true` where the test is reported ignored.
+    cpu: Vec<(String, CpuTest, bool)>,
 }
 
 impl Suite {
@@ -37,7 +38,13 @@ impl Suite {
 
     /// A test that runs anywhere.
     pub fn cpu(&mut self, name: impl Into<String>, f: impl FnOnce(&mut StdRng) -> TestResult + Send + 'static) {
-        self.cpu.push((name.into(), Box::new(f)));
+        self.cpu.push((name.into(), Box::new(f), false));
+    }
+
+    /// A test that runs anywhere but needs what this build may lack (`available`: e.g. the
+    /// cubins, embedded only where the build found ptxas); reported ignored without it.
+    pub fn cpu_if(&mut self, available: bool, name: impl Into<String>, f: impl FnOnce(&mut StdRng) -> TestResult + Send + 'static) {
+        self.cpu.push((name.into(), Box::new(f), !available));
     }
 
     /// Runs the suite and exits with libtest's status.
@@ -73,11 +80,14 @@ impl Suite {
             Err(e) => Err(Some(e.to_string())),
         };
         let mut trials = Vec::new();
-        for (name, f) in self.cpu {
+        for (name, f, ignored) in self.cpu {
             let s = name_seed(seed, &name);
-            trials.push(Trial::test(format!("cpu::{name}"), move || {
-                f(&mut StdRng::seed_from_u64(s)).map_err(|e| Failed::from(format!("{e}\n(seed {seed}: rerun with TEST_SEED={seed})")))
-            }));
+            trials.push(
+                Trial::test(format!("cpu::{name}"), move || {
+                    f(&mut StdRng::seed_from_u64(s)).map_err(|e| Failed::from(format!("{e}\n(seed {seed}: rerun with TEST_SEED={seed})")))
+                })
+                .with_ignored_flag(ignored),
+            );
         }
         for (name, f) in self.gpu {
             let s = name_seed(seed, &name);

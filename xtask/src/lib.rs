@@ -5,7 +5,9 @@
 //!   ([`linker`]): `llvm-link` → `opt` (internalize + O3) → `llc`, all from rustup's `llvm-tools`.
 //! * [`ptxinfo`] reads PTX text: the `.entry` signatures and the source hash stamped into it.
 //! * [`ptxas`] finds and runs NVIDIA's `ptxas` to validate PTX and report registers and spills.
+//! * [`cubin`] assembles each PTX ahead of time, cached, for the host to embed beside the PTX.
 
+pub mod cubin;
 pub mod linker;
 pub mod ptx;
 pub mod ptxas;

@@ -9,14 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use xtask::ptx::{DEFAULT_ARCHES, PtxBuild};
-use xtask::{ptxas, ptxinfo};
+use xtask::{cubin, ptxas, ptxinfo};
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
 
 commands:
   build-ptx      compile kernels/ to target/ptx/kernels-<arch>.ptx (default archs: sm_80, sm_90a)
-  validate-ptx   build, then assemble each PTX with ptxas, check every kernel's parameter list
-                 against kernels::KERNELS, and print registers / shared memory / spills
+  validate-ptx   build, then assemble each PTX with ptxas (target/ptx/*.cubin, reused by the
+                 host build), check every kernel's parameter list against kernels::KERNELS,
+                 and print registers / shared memory / spills
 
 options:
   --arch <sm_XY[a]>  an architecture to build (repeatable)
@@ -115,24 +116,41 @@ fn validate_all(built: &[(String, PathBuf)]) -> Result<(), String> {
     for (arch, path) in built {
         let ptx = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
         failures.extend(check_signatures(&ptx, arch));
-        for sass in sass_arches(arch) {
-            let report = ptxas::assemble(&ptxas, path, &sass)?;
-            println!("\nptxas -arch={sass} {}: OK", path.display());
-            println!("  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}", "kernel", "regs", "smem B", "stack", "spill-S", "spill-L");
-            for k in &report {
-                println!(
-                    "  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}",
-                    k.name, k.registers, k.shared_bytes, k.stack_bytes, k.spill_stores, k.spill_loads
-                );
-                // A GEMM kernel whose register tile lands in local memory (a stack frame: an
-                // array indexed at run time, or spills) runs several times slower: a split-K
-                // reduction loop that did so made every GEMM 25× slower on an H100.
-                if k.name.starts_with("gemm_") && (k.stack_bytes > 0 || k.spill_stores > 0 || k.spill_loads > 0) {
-                    failures.push(format!(
-                        "{sass}: `{}` uses local memory ({} bytes of stack, {} / {} bytes spilled)",
-                        k.name, k.stack_bytes, k.spill_stores, k.spill_loads
-                    ));
-                }
+    }
+    // ptxas takes tens of seconds per module: run them side by side.
+    let jobs: Vec<(&PathBuf, String)> = built.iter().flat_map(|(arch, path)| sass_arches(arch).into_iter().map(move |s| (path, s))).collect();
+    let results: Vec<(Result<cubin::Cubin, String>, f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .iter()
+            .map(|(path, sass)| {
+                let ptxas = &ptxas;
+                scope.spawn(move || {
+                    let started = std::time::Instant::now();
+                    (cubin::build(ptxas, path, sass), started.elapsed().as_secs_f64())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| (Err("ptxas thread panicked".into()), 0.0))).collect()
+    });
+    for ((path, sass), (cubin, seconds)) in jobs.iter().zip(results) {
+        let cubin = cubin?;
+        let report = ptxas::parse_report(&cubin.log);
+        let how = if cubin.rebuilt { format!("assembled in {seconds:.1}s") } else { "cached".into() };
+        println!("\nptxas -arch={sass} {}: OK ({how}: {})", path.display(), cubin.path.display());
+        println!("  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}", "kernel", "regs", "smem B", "stack", "spill-S", "spill-L");
+        for k in &report {
+            println!(
+                "  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}",
+                k.name, k.registers, k.shared_bytes, k.stack_bytes, k.spill_stores, k.spill_loads
+            );
+            // A GEMM kernel whose register tile lands in local memory (a stack frame: an
+            // array indexed at run time, or spills) runs several times slower: a split-K
+            // reduction loop that did so made every GEMM 25× slower on an H100.
+            if k.name.starts_with("gemm_") && (k.stack_bytes > 0 || k.spill_stores > 0 || k.spill_loads > 0) {
+                failures.push(format!(
+                    "{sass}: `{}` uses local memory ({} bytes of stack, {} / {} bytes spilled)",
+                    k.name, k.stack_bytes, k.spill_stores, k.spill_loads
+                ));
             }
         }
     }

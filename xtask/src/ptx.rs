@@ -78,7 +78,8 @@ impl PtxBuild {
         let ptx = std::fs::read_to_string(&built)
             .map_err(|e| format!("reading {}: {e} (did the linker run?)", built.display()))?;
         let ptx = patch_entries(&ptx, kernels::KERNELS)?;
-        let stamped = format!("{HASH_PREFIX}{}\n{ptx}", source_hash(&self.workspace)?);
+        let hash = source_hash(&self.workspace)?;
+        let stamped = format!("{HASH_PREFIX}{hash}\n{}", hash_global(&ptx, &hash)?);
         let dest = self.ptx_path();
         // Rewrite only on change, so dependents' mtimes stay put on no-op builds.
         if std::fs::read_to_string(&dest).ok().as_deref() != Some(stamped.as_str()) {
@@ -102,6 +103,22 @@ impl PtxBuild {
         std::fs::rename(&tmp, &dest).map_err(|e| format!("installing {}: {e}", dest.display()))?;
         Ok(dest)
     }
+}
+
+/// Name of the global holding the kernel-source hash (16 ASCII bytes) in the compiled module:
+/// the first-line comment does not survive `ptxas`, this does, so a cubin can be checked too.
+pub const HASH_GLOBAL: &str = "kernels_source_hash";
+
+/// Declares [`HASH_GLOBAL`], initialized to `hash`, after the PTX's `.address_size` line.
+pub fn hash_global(ptx: &str, hash: &str) -> Result<String, String> {
+    if ptx.contains(&format!(" {HASH_GLOBAL}[")) {
+        return Ok(ptx.to_string());
+    }
+    let at = ptx.find("\n.address_size").ok_or("PTX has no .address_size line")?;
+    let end = ptx[at + 1..].find('\n').map_or(ptx.len(), |i| at + 1 + i + 1);
+    let bytes = hash.bytes().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
+    let decl = format!("\n.visible .global .align 1 .b8 {HASH_GLOBAL}[{}] = {{{bytes}}};\n", hash.len());
+    Ok(format!("{}{decl}{}", &ptx[..end], &ptx[end..]))
 }
 
 /// Adds to each kernel's `.entry` what rustc cannot ask LLVM for:
@@ -240,6 +257,16 @@ mod tests {
         assert!(out.contains("foo_param_1\n)\n.maxntid 256, 1, 1\n.minnctapersm 2\n{"), "{out}");
         assert!(out.contains(".entry bar(\n)\n{"), "{out}");
         assert_eq!(patch_entries(&out, &ks).unwrap(), out, "applying twice changes nothing");
+    }
+
+    #[test]
+    fn hash_global_follows_address_size() {
+        let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .entry k()\n{\n}\n";
+        let out = hash_global(ptx, "0123456789abcdef").unwrap();
+        assert!(out.starts_with(".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .global .align 1 .b8 kernels_source_hash[16] = {48, 49, 50,"), "{out}");
+        assert!(out.ends_with("101, 102};\n\n.visible .entry k()\n{\n}\n"), "{out}");
+        assert_eq!(hash_global(&out, "0123456789abcdef").unwrap(), out, "applying twice changes nothing");
+        assert!(hash_global(".version 7.0\n", "00").is_err());
     }
 
     #[test]

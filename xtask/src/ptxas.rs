@@ -19,11 +19,11 @@ pub struct KernelResources {
     pub spill_loads: u32,
 }
 
-/// `$PTXAS`, then `ptxas` on `PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`, then the copy the
+/// `$PTXAS` (nothing if it names no file), then `ptxas` on `PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`, then the copy the
 /// `nvidia-cuda-nvcc` Python package ships.
 pub fn find() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("PTXAS") {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
     }
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(path) = std::env::var_os("PATH") {
@@ -40,24 +40,6 @@ pub fn find() -> Option<PathBuf> {
         candidates.extend(String::from_utf8_lossy(&out.stdout).lines().map(PathBuf::from));
     }
     candidates.into_iter().find(|p| p.is_file())
-}
-
-/// Assembles `ptx_file` for `arch` and returns per-kernel resources; fails on any ptxas error.
-pub fn assemble(ptxas: &Path, ptx_file: &Path, arch: &str) -> Result<Vec<KernelResources>, String> {
-    let out_obj = std::env::temp_dir().join(format!("kernels-{arch}-{}.cubin", std::process::id()));
-    let out = Command::new(ptxas)
-        .args(["-v", "-O3", &format!("-arch={arch}")])
-        .arg(ptx_file)
-        .arg("-o")
-        .arg(&out_obj)
-        .output()
-        .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
-    let _ = std::fs::remove_file(&out_obj);
-    let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        return Err(format!("ptxas -arch={arch} rejected {}:\n{log}", ptx_file.display()));
-    }
-    Ok(parse_report(&log))
 }
 
 /// Parses `ptxas -v` output.

@@ -237,9 +237,7 @@ impl Trainer {
         let arch = &params.arch;
         crate::ops::expect_shape("Trainer", "features of the data", arch.sizes[0], data.x.cols())?;
         crate::ops::expect_shape("Trainer", "classes of the data", *arch.sizes.last().expect("sizes"), data.classes)?;
-        if batch == 0 || batch > data.rows() {
-            return Err(Error::InvalidArgument { op: "Trainer", reason: format!("batch size {batch} with {} training rows", data.rows()) });
-        }
+        crate::nn::train::check_batch("Trainer", batch, data.rows())?;
         let zeros_m = |r, c| DeviceMatrix::zeros(gpu, r, c).map(Some);
         let zeros_v = |n| DeviceVector::<f32>::zeros(gpu, n).map(Some);
         let state = params

@@ -96,10 +96,47 @@ pub fn from_safetensors(bytes: &[u8], path: &Path) -> Result<Params> {
     Ok(params)
 }
 
-/// Writes the parameters to `path`.
+/// Writes the parameters to `path` through [`write_atomically`]: a save that fails part way
+/// (disk full, killed, power lost) leaves the previous model file as it was.
 pub fn save(params: &Params, path: &Path) -> Result<()> {
     let bytes = to_safetensors(params)?;
-    std::fs::write(path, bytes).map_err(|e| Error::ModelFile { path: path.to_path_buf(), reason: e.to_string() })
+    write_atomically(path, |w| w.write_all(&bytes))
+}
+
+/// Replaces `path` with what `write` writes, or leaves it untouched: the bytes go to a temporary
+/// file in the same folder (a rename is atomic only within one file system), which is synced to
+/// disk, given the old file's permissions and renamed over `path`; then the folder is synced, so
+/// the rename itself survives a crash. On any error the temporary file is removed.
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let fail = |what: &str, e: std::io::Error| Error::ModelFile { path: path.to_path_buf(), reason: format!("{what}: {e}") };
+    let name = path.file_name().ok_or_else(|| fail("saving", std::io::Error::other("the path names no file")))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let tmp = dir.join(format!(".{}.{}-{}.tmp", name.to_string_lossy(), std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+    let result = (|| {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(|e| fail("creating a temporary file", e))?;
+        write(&mut file).map_err(|e| fail("writing", e))?;
+        file.sync_all().map_err(|e| fail("syncing", e))?;
+        if let Ok(old) = std::fs::metadata(path) {
+            file.set_permissions(old.permissions()).map_err(|e| fail("copying permissions", e))?;
+        }
+        drop(file);
+        std::fs::rename(&tmp, path).map_err(|e| fail("renaming the temporary file over it", e))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return result;
+    }
+    // Syncing the folder makes the rename durable; some file systems cannot sync a folder.
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// Reads parameters from `path`.

@@ -68,17 +68,25 @@ impl TrainConfig {
 
     fn validate(&self, train: &Dataset, test: &Dataset) -> Result<()> {
         self.optimizer.validate()?;
-        if self.epochs == 0 || self.batch == 0 || self.batch > train.rows() {
-            return Err(Error::InvalidArgument {
-                op: "train",
-                reason: format!("{} epochs of batches of {} from {} training rows", self.epochs, self.batch, train.rows()),
-            });
+        if self.epochs == 0 {
+            return Err(Error::InvalidArgument { op: "train", reason: "the number of epochs must be at least 1".into() });
         }
+        check_batch("train", self.batch, train.rows())?;
         if test.is_empty() || train.features != test.features || train.classes != test.classes {
             return Err(Error::InvalidArgument { op: "train", reason: "the test set is empty or does not match the training set".into() });
         }
         Ok(())
     }
+}
+
+/// A batch of 1 to `rows` rows (every step takes a full batch).
+pub(crate) fn check_batch(op: &'static str, batch: usize, rows: usize) -> Result<()> {
+    let reason = match batch {
+        0 => format!("the batch size must be at least 1 (and at most {rows}, the training set's rows)"),
+        b if b > rows => format!("the batch size {b} is larger than the training set ({rows} rows): the largest allowed is {rows}"),
+        _ => return Ok(()),
+    };
+    Err(Error::InvalidArgument { op, reason })
 }
 
 /// The order of the training rows in epoch `epoch` (0-based) of a run with `seed`.
