@@ -80,9 +80,8 @@ fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Pl
             for kernel in F32_TILES {
                 add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
-            // The launch-bound and skinny kernels `Auto` also runs (timed so their rules can be
-            // checked against the tiles; not fitted).
-            out.push(Plan::F32(GemmPlan { kernel: GemmKernel::SmemTiled, splits: 1 }));
+            // The skinny kernel `Auto` also runs (timed so its rule can be checked against the
+            // tiles; not fitted); the launch-bound one is added below.
             if n <= 16 && !ta {
                 add(TileModel::of(GemmKernel::RowDot), &|splits| Plan::F32(GemmPlan { kernel: GemmKernel::RowDot, splits }));
             }
@@ -97,6 +96,9 @@ fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Pl
                 add(TileModel::of_bf16(kernel), &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
         }
+    }
+    if precision == "f32" {
+        out.push(Plan::F32(GemmPlan { kernel: GemmKernel::SmemTiled, splits: 1 }));
     }
     out
 }

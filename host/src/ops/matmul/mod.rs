@@ -193,8 +193,10 @@ impl GemmKernel {
     /// `wgmma` or not): `Auto` and `Tf32Auto` resolve to a concrete kernel, and every tile
     /// kernel gets the split-K count of the cost model ([`plan`]). Up to [`WARPDOT_MAX_ROWS`]
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
-    /// column, reading W once. Products of at most [`AUTO_SMEM_MAX_FMAS`] multiply-adds run
-    /// the 32×32 shared-memory tiles, whose launch costs least. Up to 16 columns with a
+    /// column, reading W once. Products with a short k (at most [`AUTO_SMEM_MAX_K`]) and at most
+    /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] of its 32×32 tiles per multiprocessor run the
+    /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too: they
+    /// are exact f32). Up to 16 columns with a
     /// k-contiguous op(A) (a narrow output layer's x·Wᵀ) and at most
     /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor run one warp per row
     /// ([`GemmKernel::RowDot`]). Operands without 16-byte loads (a row stride, or m or n where
@@ -206,7 +208,7 @@ impl GemmKernel {
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
         match self {
             GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
-            GemmKernel::Auto if m.saturating_mul(n).saturating_mul(k) <= AUTO_SMEM_MAX_FMAS => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Auto if n <= km::SKINNY_MAX && m <= ROWDOT_MAX_ROWS_PER_SM * sms && p.a_col_stride == 1 => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
@@ -339,17 +341,32 @@ fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) ->
     unsafe { gpu.launch(info, cfg, &mut args) }
 }
 
-/// Multiply-adds (m·n·k) up to which `Auto` runs [`GemmKernel::SmemTiled`]: launch-bound
-/// products, where the tile kernels' longer prologue and epilogue cost more than their loop
-/// saves (the digits MLP, 64-128-64-10 at batch 32, took 5.4 ms per epoch on the tile kernels
-/// and 2.2 ms on these tiles, on an H100).
-pub const AUTO_SMEM_MAX_FMAS: usize = 1 << 20;
+/// Longest k for which `Auto` runs [`GemmKernel::SmemTiled`] (four of its 32-deep steps):
+/// launch-bound products, where the tile kernels' longer prologue and epilogue cost more than
+/// their loop saves (the digits MLP, 64-128-64-10 at batch 32, took 5.4 ms per epoch on the
+/// tile kernels and 2.2 ms on these tiles). Each of its blocks walks k alone, about 1 µs per
+/// step, so a long k is slow however small the product: 25×2×6880 took 235 µs (the 8×8 tiles
+/// with split-K 29 µs, `RowDot` 19 µs), while k ≤ 128 products of up to four tiles per
+/// multiprocessor ran in 3.7-7.7 µs against the tile kernels' 5.3-13 µs (H100, `gemm_plans`:
+/// 673×159×57, 6308×37×20, 797×346×9, 256×1024×10, 10×1024×128, 128³).
+pub const AUTO_SMEM_MAX_K: usize = 128;
+
+/// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: two waves
+/// of two resident blocks (1024×1024×10, 1024 tiles: 10.9 µs against 5.4 on the 64×128 tiles).
+pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 4;
+
+/// Whether `Auto` runs the 32×32 shared-memory tiles on an m×n×k product
+/// ([`AUTO_SMEM_MAX_K`], [`AUTO_SMEM_MAX_BLOCKS_PER_SM`]).
+pub fn smem_tiles_fit(m: usize, n: usize, k: usize, sms: usize) -> bool {
+    let t = kernels::matmul::SMEM_TILE;
+    k <= AUTO_SMEM_MAX_K && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= AUTO_SMEM_MAX_BLOCKS_PER_SM * sms
+}
 
 /// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16: its
-/// m/8 blocks then leave room for split-K; it took 15-18 µs against the tile kernels' 25-42 µs
-/// at m = 32 to 512 (n = 10, k = 1024 and 4096), but 39 against 28 µs at m = 1024 and 308
-/// against 92 µs at m = 4096 (H100, `gemm_sweep`).
-pub const ROWDOT_MAX_ROWS_PER_SM: usize = 4;
+/// m/8 blocks then leave room for split-K. Since the tile kernels split k up to 64 ways, it
+/// wins only for few rows: 19 against 29 µs at 25×2×6880, even at m = 32 to 256 (n = 10, k =
+/// 1024 and 4096: 15-28 µs both), behind at m = 512 (42-48 against 28-32 µs; H100, `gemm_plans`).
+pub const ROWDOT_MAX_ROWS_PER_SM: usize = 2;
 
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
