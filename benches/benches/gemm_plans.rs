@@ -68,9 +68,11 @@ enum Plan {
 
 fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Plan> {
     let mut out = vec![Plan::Auto];
-    let mut add = |model: Option<TileModel>, mk: &dyn Fn(u32) -> Plan| {
+    // Every split count `model` allows for an m×n product over `kk` (k, or the FP32-on-TF32
+    // kernels' three segments).
+    let mut add = |model: Option<TileModel>, kk: usize, mk: &dyn Fn(u32) -> Plan| {
         for s in SPLITS {
-            if s <= MAX_SPLITS && model.is_some_and(|md| md.cost(m, n, k, s, 1).is_some()) {
+            if s <= MAX_SPLITS && model.is_some_and(|md| md.cost(m, n, kk, s, 1).is_some()) {
                 out.push(mk(s));
             }
         }
@@ -78,22 +80,26 @@ fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Pl
     match precision {
         "f32" => {
             for kernel in F32_TILES {
-                add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
+                add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
+            }
+            // FP32 on TF32 tensor cores: the TF32 models over the three segments' k.
+            for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma64x128] {
+                add(TileModel::of(kernel), host::ops::matmul::x3_k(k).1, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
             // The skinny kernel `Auto` also runs (timed so its rule can be checked against the
             // tiles; not fitted); the launch-bound one is added below.
             if n <= 16 && !ta {
-                add(TileModel::of(GemmKernel::RowDot), &|splits| Plan::F32(GemmPlan { kernel: GemmKernel::RowDot, splits }));
+                add(TileModel::of(GemmKernel::RowDot), k, &|splits| Plan::F32(GemmPlan { kernel: GemmKernel::RowDot, splits }));
             }
         }
         "tf32" => {
             for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
-                add(TileModel::of(kernel), &|splits| Plan::F32(GemmPlan { kernel, splits }));
+                add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
         }
         _ => {
             for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
-                add(TileModel::of_bf16(kernel), &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
+                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
         }
     }

@@ -120,6 +120,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WGMMA_BF16_MN_64X128,
     matmul::GEMM_WGMMA_TF32_KK_64X128,
     matmul::GEMM_STAGE_KMAJOR_F32,
+    matmul::GEMM_STAGE_SPLIT_TF32,
     matmul::GEMM_STAGE_PAD_BF16,
     dense::DENSE_NAIVE_F32,
     softmax::SOFTMAX_XENT_F32,

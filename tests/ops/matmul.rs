@@ -110,6 +110,68 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
+    // FP32 on TF32 tensor cores, every layout, odd shapes and ragged k (k = 1, 33, 1000: the
+    // segments padded to whole slices), held to the f32 tolerance; without sm_90a PTX a forced
+    // kernel is a MissingKernel error.
+    for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma64x128] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024), (37, 1, 45)]) {
+                s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                    if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                        let a = gpu(DeviceMatrix::zeros(g, m, k))?;
+                        let b = gpu(DeviceMatrix::zeros(g, n, k))?;
+                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                        let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, kernel);
+                        return expect_err("Tf32x3Wgmma without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
+                    }
+                    let tol = GemmTol::of(GemmKernel::Auto);
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+                });
+            }
+        }
+        for (ta, tb) in [(false, true), (true, false)] {
+            s.gpu(format!("gemm::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
+                if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                    return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
+                }
+                for &(m, k, n, splits) in &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 777, 72, 2)] {
+                    let tol = GemmTol::of(GemmKernel::Auto);
+                    check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)?;
+                }
+                Ok(())
+            });
+        }
+    }
+    // Its accuracy, between TF32's and f32's: on 256×4096×512 its largest error against the f64
+    // reference is within 16× the CUDA-core kernel's (9× measured on an H100: the tensor
+    // cores' accumulation is not f32's) and under a quarter of plain TF32's.
+    s.gpu("gemm::Tf32x3Wgmma::accuracy_between_tf32_and_f32", |g, rng| {
+        let (m, k, n) = (256, 4096, 512);
+        let ha = uniform(rng, m * k, -1.0, 1.0);
+        let hb = uniform(rng, k * n, -1.0, 1.0);
+        let a = gpu(DeviceMatrix::from_host(g, m, k, &ha))?;
+        let b = gpu(DeviceMatrix::from_host(g, k, n, &hb))?;
+        if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+            let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+            let got = gemm(g, &a, Transpose::No, &b, Transpose::No, Epilogue::default(), &mut c, GemmKernel::Tf32x3Wgmma);
+            return expect_err("Tf32x3Wgmma without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
+        }
+        let want = reference::gemm_f64(&ha, (m, k), false, &hb, (k, n), false, 1.0, 0.0, &vec![0.0; m * n], None, Activation::Identity);
+        let mut worst = [0.0f64; 3];
+        for (i, kernel) in [GemmKernel::WarpTiledWide, GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32Wgmma].into_iter().enumerate() {
+            let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+            gpu(gemm(g, &a, Transpose::No, &b, Transpose::No, Epilogue::default(), &mut c, kernel))?;
+            let got = gpu(c.to_host(g))?;
+            worst[i] = got.iter().zip(&want).map(|(x, y)| (f64::from(*x) - y).abs()).fold(0.0, f64::max);
+        }
+        let [f32_err, x3_err, tf32_err] = worst;
+        if x3_err > 16.0 * f32_err || x3_err > tf32_err / 4.0 {
+            return Err(format!("Tf32x3Wgmma max error {x3_err:.3e}: f32 {f32_err:.3e}, TF32 {tf32_err:.3e}"));
+        }
+        Ok(())
+    });
     for kernel in [GemmKernel::Auto, GemmKernel::Tf32] {
         s.gpu(format!("matmul::Gemm({kernel:?})::odd_and_large"), move |g, rng| {
             for &shape in &[(7, 13, 5), (255, 257, 129), (1024, 1024, 1024)] {

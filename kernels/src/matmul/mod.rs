@@ -104,6 +104,12 @@ pub struct GemmParams {
     pub sem: u64,
     /// Split-K only: f32 workspace for every split's partial tile.
     pub ws: u64,
+    /// FP32 on TF32 tensor cores (the TF32 `wgmma` kernels only; 0 elsewhere): A and B are
+    /// staged as [head | tail] rows of two segments of `x3_slices` k-slices each, and k counts
+    /// three segments: head·head, head·tail, tail·head (`stage.rs`).
+    pub x3_slices: u32,
+    /// Keeps the struct a multiple of 8 bytes.
+    pub reserved: u32,
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)

@@ -2,6 +2,8 @@
 //! rows: `gemm_stage_kmajor_f32` copies op(A) or op(B) into a k-contiguous matrix whose row
 //! stride is a multiple of 4 (transposing it when its stored layout is the other one) through
 //! 32×32 tiles in shared memory, so both the reads and the writes are coalesced.
+//! `gemm_stage_split_tf32` does the same for FP32 on TF32 tensor cores, writing each element
+//! as a TF32 head and the TF32 rounding of what is left (the tail) in two segments of a row.
 
 use crate::kernel;
 
@@ -45,6 +47,66 @@ pub unsafe fn gemm_stage_kmajor_f32(src: *const f32, os: u64, ks: u64, outer: u6
         if o < outer && q < k {
             // SAFETY: inside dst (o < outer, q < k ≤ ld) and the tile.
             unsafe { *dst.add(o * ld + q) = *tile.add(r * (STAGE_TILE + 1) + tx) };
+        }
+        r += STAGE_THREADS as usize / STAGE_TILE;
+    }
+}
+
+/// The TF32 head and tail of `x`: head = x rounded to TF32 (`cvt.rna`), tail = x − head
+/// rounded to TF32, so head + tail is x to about 2⁻²² relative, and head·head + head·tail +
+/// tail·head on TF32 tensor cores is an FP32-accurate product. A non-finite head gets a zero
+/// tail (∞ − ∞ would poison the product with NaN).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn tf32_split(x: f32) -> (f32, f32) {
+    use super::common::to_tf32;
+    let head = f32::from_bits(to_tf32(x) & 0xffff_e000);
+    let tail = if head.is_finite() { f32::from_bits(to_tf32(x - head) & 0xffff_e000) } else { 0.0 };
+    (head, tail)
+}
+
+/// The FP32-on-TF32 staging of an operand: dst[o·ld + q] = head and dst[o·ld + kp + q] = tail
+/// of src[o·os + q·ks] ([`tf32_split`]) for o < outer, q < k; zeros at k ≤ q < kp in both
+/// segments (the kernel reads whole slices).
+///
+/// # Safety
+/// `src` covers every element the strides address for o < outer, q < k; `dst` holds outer rows
+/// of `ld` ≥ 2·kp floats, kp ≥ k, and is disjoint from `src`. Launch: block `STAGE_THREADS`,
+/// grid (⌈kp/32⌉, ⌈outer/32⌉), 32·33·4 bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// As [`gemm_stage_kmajor_f32`].
+#[kernel]
+pub unsafe fn gemm_stage_split_tf32(src: *const f32, os: u64, ks: u64, outer: u64, k: u64, dst: *mut f32, ld: u64, kp: u64) {
+    use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
+    let (os, ks, outer, k, ld, kp) = (os as usize, ks as usize, outer as usize, k as usize, ld as usize, kp as usize);
+    let tile = crate::shared::dynamic_shared::<f32>();
+    let (q0, o0) = (block_idx_x() as usize * STAGE_TILE, block_idx_y() as usize * STAGE_TILE);
+    let (tx, ty) = (thread_idx_x() as usize % STAGE_TILE, thread_idx_x() as usize / STAGE_TILE);
+    let k_contig = ks == 1;
+    let mut r = ty;
+    while r < STAGE_TILE {
+        let (o, q) = if k_contig { (o0 + r, q0 + tx) } else { (o0 + tx, q0 + r) };
+        if o < outer && q < kp {
+            // SAFETY: inside the operand (q < k); the tile is 32 rows of 33 floats.
+            let v = if q < k { unsafe { *src.add(o * os + q * ks) } } else { 0.0 };
+            // SAFETY: inside the tile.
+            unsafe { *tile.add((o - o0) * (STAGE_TILE + 1) + (q - q0)) = v };
+        }
+        r += STAGE_THREADS as usize / STAGE_TILE;
+    }
+    sync_threads();
+    let mut r = ty;
+    while r < STAGE_TILE {
+        let (o, q) = (o0 + r, q0 + tx);
+        if o < outer && q < kp {
+            // SAFETY: inside the tile.
+            let (head, tail) = tf32_split(unsafe { *tile.add(r * (STAGE_TILE + 1) + tx) });
+            // SAFETY: inside dst (o < outer, kp + q < 2·kp ≤ ld).
+            unsafe {
+                *dst.add(o * ld + q) = head;
+                *dst.add(o * ld + kp + q) = tail;
+            }
         }
         r += STAGE_THREADS as usize / STAGE_TILE;
     }

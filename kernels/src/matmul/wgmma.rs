@@ -196,7 +196,8 @@ mod device {
             if tid == 0 {
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
-                    let k0 = ((first + kt) * K::BK) as i32;
+                    let (ka, kb) = x3_slices(p, first + kt);
+                    let (ka, kb) = ((ka * K::BK) as i32, (kb * K::BK) as i32);
                     let (a_dst, b_dst) = (stage(s), stage(s) + tile.a_bytes() as u32);
                     // SAFETY: the barriers are initialized; each copy lands inside stage s,
                     // which the consumers have released (the empty barrier), 1024-aligned.
@@ -208,18 +209,18 @@ mod device {
                         if TA {
                             for j in 0..bm / WG_MN_BOX {
                                 let dst = a_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
-                                tma_load_2d(dst, map_a, (m0 + j * WG_MN_BOX) as i32, k0, full(s));
+                                tma_load_2d(dst, map_a, (m0 + j * WG_MN_BOX) as i32, ka, full(s));
                             }
                         } else {
-                            tma_load_2d(a_dst, map_a, k0, m0 as i32, full(s));
+                            tma_load_2d(a_dst, map_a, ka, m0 as i32, full(s));
                         }
                         if TB {
                             for j in 0..bn / WG_MN_BOX {
                                 let dst = b_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
-                                tma_load_2d(dst, map_b, (n0 + j * WG_MN_BOX) as i32, k0, full(s));
+                                tma_load_2d(dst, map_b, (n0 + j * WG_MN_BOX) as i32, kb, full(s));
                             }
                         } else {
-                            tma_load_2d(b_dst, map_b, k0, n0 as i32, full(s));
+                            tma_load_2d(b_dst, map_b, kb, n0 as i32, full(s));
                         }
                     }
                 }
@@ -355,6 +356,19 @@ mod device {
             unsafe { gemm_epilogue4_with(c, bias, p, act, m0 + r, n0 + c4, v.0) };
             idx += threads;
         }
+    }
+
+    /// The k-slices of A and B that slice `g` of the product multiplies: the same one, or with
+    /// FP32 on TF32 (`p.x3_slices` > 0, operands staged as [head | tail]) slice w of segment
+    /// g / x3_slices: head·head, head·tail, tail·head.
+    #[inline(always)]
+    fn x3_slices(p: &GemmParams, g: usize) -> (usize, usize) {
+        let seg = p.x3_slices as usize;
+        if seg == 0 {
+            return (g, g);
+        }
+        let (part, w) = (g / seg, g % seg);
+        (if part == 2 { seg + w } else { w }, if part == 1 { seg + w } else { w })
     }
 
     /// The epilogue's staged C tile (row-major, `WgTile::ldc` floats per row) over the stages,

@@ -162,6 +162,17 @@ pub enum GemmKernel {
     /// `Tf32Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): four times the tiles of the 128×256 kernel for mid-sized outputs.
     Tf32Wgmma64x128,
+    /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
+    /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
+    /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
+    /// to about 2⁻²² relative. The tensor cores' accumulation is not f32's, though: on
+    /// 256×4096×512 its largest error was 9× the CUDA-core kernel's (4.6e-4 against 5.0e-5;
+    /// H100), so `Auto` does not pick it. It passes the f32 tolerance of the tests; with it in
+    /// `Auto`, the MLP's training step at batch 4096 took 0.82 ms against 1.26 on the CUDA cores
+    /// (docs/gemm-sweep.md).
+    Tf32x3Wgmma,
+    /// `Tf32x3Wgmma` on the 64×128 `wgmma` tiles.
+    Tf32x3Wgmma64x128,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
     /// `Tf32Wgmma` and `Tf32Wgmma64x128` (sm_90a only), `Tf32` and `Tf32Tile64`, and their
     /// split-K counts.
@@ -213,6 +224,7 @@ impl GemmKernel {
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
+            GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staged_elems(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
@@ -290,7 +302,12 @@ impl GemmKernel {
             GemmKernel::Tf32Tile64 => {
                 tiles(&km::GEMM_MMA_TF32_64, (km::TF32_64_TILE, km::TF32_64_TILE), km::TF32_64_THREADS, km::TF32_64_SHARED)?
             }
-            GemmKernel::Auto | GemmKernel::Tf32Auto | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 => {
+            GemmKernel::Auto
+            | GemmKernel::Tf32Auto
+            | GemmKernel::Tf32Wgmma
+            | GemmKernel::Tf32Wgmma64x128
+            | GemmKernel::Tf32x3Wgmma
+            | GemmKernel::Tf32x3Wgmma64x128 => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
             }
         })
@@ -423,6 +440,19 @@ pub fn gemm_with_plan(
     run_plan(gpu, a, b, epilogue, c, params, plan)
 }
 
+/// The padded k of each FP32-on-TF32 segment (a whole number of TF32 `wgmma` slices, at least
+/// one) and the k the kernel runs: three segments.
+pub fn x3_k(k: usize) -> (usize, usize) {
+    let kp = k.max(1).next_multiple_of(kernels::matmul::WG_BK_TF32);
+    (kp, 3 * kp)
+}
+
+/// `params` as an FP32-on-TF32 kernel runs them: k over three segments.
+fn x3_params(params: &GemmParams) -> GemmParams {
+    let (kp, k3) = x3_k(params.k as usize);
+    GemmParams { k: k3 as u64, x3_slices: (kp / kernels::matmul::WG_BK_TF32) as u32, ..*params }
+}
+
 /// Whether `plan` can run `params` (see [`gemm_with_plan`]).
 fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     let invalid = |reason: String| Err(crate::Error::InvalidArgument { op: "gemm", reason });
@@ -467,6 +497,9 @@ fn run_plan(
     params: GemmParams,
     plan: GemmPlan,
 ) -> Result<()> {
+    let k = params.k as usize;
+    let x3 = matches!(plan.kernel, GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128);
+    let params = if x3 { x3_params(&params) } else { params };
     check_plan(&params, plan)?;
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
@@ -478,6 +511,10 @@ fn run_plan(
         GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK, kernels::matmul::WG_WIDE, ptrs, params),
         GemmKernel::Tf32Wgmma64x128 => {
             launch_tf32_wgmma(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK_64X128, kernels::matmul::WG_NARROW, ptrs, params)
+        }
+        GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK, kernels::matmul::WG_WIDE, ptrs, k, params),
+        GemmKernel::Tf32x3Wgmma64x128 => {
+            launch_tf32x3(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK_64X128, kernels::matmul::WG_NARROW, ptrs, k, params)
         }
         k => launch_f32(gpu, k, ptrs, params),
     }
@@ -524,6 +561,38 @@ fn launch_tf32_wgmma(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernel
         });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
+    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
+    launch_wgmma(gpu, "gemm", info, tile, wg, x.c, x.bias, params)
+}
+
+/// [`GemmKernel::Tf32x3Wgmma`]: both operands staged as [head | tail] rows (`k` their own
+/// inner dimension; `params` already counts three segments of `params.x3_slices` slices),
+/// then the TF32 `wgmma` kernel `info` on `tile`.
+fn launch_tf32x3(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize, params: GemmParams) -> Result<()> {
+    use kernels::matmul as km;
+    if !gpu.supports(info) {
+        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
+    }
+    let (m, n) = (params.m as usize, params.n as usize);
+    let kp = params.x3_slices as usize * km::WG_BK_TF32;
+    let ld = 2 * kp;
+    let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
+    let mut buffer = gpu.staging_buffer((m + n) * ld)?;
+    let mut tma = [None, None];
+    for (slot, &(ptr, os, ks, outer)) in tma.iter_mut().zip(&operands) {
+        let (tile_k, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
+        let mut cfg = LaunchConfig::for_2d("gemm_stage_split_tf32", outer.div_ceil(tile_k), kp.div_ceil(tile_k), (1, 1))?;
+        cfg.block = crate::launch::Dim3::x(threads);
+        let cfg = cfg.with_shared_mem((tile_k * (tile_k + 1) * 4) as u32);
+        let (dst, ld64, outer64, k64, kp64) = (buffer, ld as u64, outer as u64, k as u64, kp as u64);
+        let mut args = kernel_args![ptr, os, ks, outer64, k64, dst, ld64, kp64];
+        // SAFETY: (src, os, ks, outer, k, dst, ld, kp): the strides address only inside the
+        // operand (checked shapes); dst has outer·ld floats left in the staging buffer.
+        unsafe { gpu.launch(&km::GEMM_STAGE_SPLIT_TF32, cfg, &mut args)? };
+        buffer += (outer * ld * 4) as u64;
+        *slot = Some(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: ld, ld });
+    }
+    let [Some(a), Some(b)] = tma else { unreachable!("both operands were staged") };
     let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
     launch_wgmma(gpu, "gemm", info, tile, wg, x.c, x.bias, params)
 }
@@ -820,5 +889,7 @@ fn gemm_params(
         slices_per_split: 0,
         sem: 0,
         ws: 0,
+        x3_slices: 0,
+        reserved: 0,
     }))
 }

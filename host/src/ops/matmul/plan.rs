@@ -98,6 +98,9 @@ impl TileModel {
             GemmKernel::Tile64 => t((64, 64, 16, 4, 2, 0.78, 96.0, 64.0)),
             GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 64.0, 224.0)),
             GemmKernel::Tf32Wgmma64x128 => t((64, 128, 32, 2, 8, 0.74, 208.0, 384.0)),
+            // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
+            GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
+            GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.38, 96.0, 64.0)),
             GemmKernel::Tf32Tile64 => t((64, 64, 32, 4, 4, 0.18, 112.0, 48.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
