@@ -45,13 +45,24 @@ pub fn find() -> Option<PathBuf> {
 /// Parses `ptxas -v` output.
 pub fn parse_report(log: &str) -> Vec<KernelResources> {
     let mut out: Vec<KernelResources> = Vec::new();
+    // Whose "Function properties" the next stack-frame line reports: ptxas also lists the
+    // device functions a kernel calls, after the kernel, and their (empty) frames must not
+    // overwrite the kernel's.
+    let mut props_of = String::new();
     for line in log.lines() {
         if let Some(rest) = line.split("Compiling entry function '").nth(1) {
             let name = rest.split('\'').next().unwrap_or("").to_string();
             out.push(KernelResources { name, ..Default::default() });
             continue;
         }
+        if let Some(rest) = line.split("Function properties for ").nth(1) {
+            props_of = rest.trim().to_string();
+            continue;
+        }
         let Some(k) = out.last_mut() else { continue };
+        if line.contains("stack frame") && props_of != k.name {
+            continue;
+        }
         let num_before = |needle: &str| -> Option<u32> {
             let idx = line.find(needle)?;
             line[..idx].split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty()).last()?.parse().ok()
@@ -85,5 +96,18 @@ mod tests {
             r,
             [KernelResources { name: "vec_add_f32".into(), registers: 10, shared_bytes: 4096, stack_bytes: 8, spill_stores: 4, spill_loads: 12 }]
         );
+    }
+
+    #[test]
+    fn a_called_device_function_does_not_hide_the_kernels_spills() {
+        // ptxas 13.5 lists the device functions a kernel calls after the kernel.
+        let log = "ptxas info    : Compiling entry function 'gemm_rowdot_f32' for 'sm_90a'\n\
+            ptxas info    : Function properties for gemm_rowdot_f32\n\
+            \x20   512 bytes stack frame, 508 bytes spill stores, 516 bytes spill loads\n\
+            ptxas info    : Used 128 registers, used 1 barriers, 512 bytes cumulative stack size\n\
+            ptxas info    : Function properties for _RNvNtCs_7kernels6matmul20activate_out_of_line\n\
+            \x20   0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+        let r = parse_report(log);
+        assert_eq!((r.len(), r[0].stack_bytes, r[0].spill_stores, r[0].spill_loads, r[0].registers), (1, 512, 508, 516, 128));
     }
 }

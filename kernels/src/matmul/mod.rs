@@ -174,6 +174,21 @@ pub fn grouped_tile() -> (usize, usize) {
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: f32) {
+    // SAFETY: forwarded.
+    unsafe { gemm_epilogue_act::<false>(c, bias, p, row, col, acc) }
+}
+
+/// [`gemm_epilogue`] with the transcendental activations inline (`INLINE`) or out of line.
+/// Inline suits a loop's single copy of the epilogue; out of line, code unrolled per
+/// accumulator. A call keeps the caller's live values in its stack frame when registers are
+/// short: `gemm_rowdot_f32` (128 registers) and the 64×64 `mma.sync` tiles (170) spilled
+/// 28-52 bytes per thread around it (ptxas 13.5).
+///
+/// # Safety
+/// As [`gemm_epilogue`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn gemm_epilogue_act<const INLINE: bool>(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: f32) {
     let mut v = p.alpha * acc;
     if p.has_bias != 0 {
         // SAFETY: col < n.
@@ -185,8 +200,9 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
         // SAFETY: inside C.
         v += p.beta * unsafe { *dst };
     }
+    let v = if INLINE { crate::math::Activation::from_code(p.act).apply(v) } else { activate(p.act, v) };
     // SAFETY: inside C.
-    unsafe { *dst = activate(p.act, v) };
+    unsafe { *dst = v };
 }
 
 /// `gemm_epilogue` for four adjacent outputs (row, col..col+4): 16-byte accesses to C (and to
@@ -199,17 +215,18 @@ pub unsafe fn gemm_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams, row: 
 #[inline(always)]
 pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: [f32; 4]) {
     // SAFETY: forwarded.
-    unsafe { gemm_epilogue4_with(c, bias, p, crate::math::Activation::from_code(p.act), row, col, acc) }
+    unsafe { gemm_epilogue4_with::<false>(c, bias, p, crate::math::Activation::from_code(p.act), row, col, acc) }
 }
 
 /// [`gemm_epilogue4`] with `p.act` decoded once by the caller (`act`), so a loop over quads
-/// branches once per quad on the activation, not once per value.
+/// branches once per quad on the activation, not once per value; `INLINE` as in
+/// [`gemm_epilogue_act`].
 ///
 /// # Safety
 /// As [`gemm_epilogue4`]; `act` is `p.act`'s activation.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn gemm_epilogue4_with(
+pub unsafe fn gemm_epilogue4_with<const INLINE: bool>(
     c: *mut f32,
     bias: *const f32,
     p: &GemmParams,
@@ -244,6 +261,7 @@ pub unsafe fn gemm_epilogue4_with(
         let v = match act {
             Activation::Identity => v,
             Activation::Relu => v.map(|x| Activation::Relu.apply(x)),
+            other if INLINE => v.map(|x| other.apply(x)),
             other => v.map(|x| activate_out_of_line(other, x)),
         };
         // SAFETY: as above.
@@ -253,7 +271,7 @@ pub unsafe fn gemm_epilogue4_with(
     for (j, &a) in acc.iter().enumerate() {
         if col + j < n {
             // SAFETY: (row, col + j) is inside C.
-            unsafe { gemm_epilogue(c, bias, p, row, col + j, a) };
+            unsafe { gemm_epilogue_act::<INLINE>(c, bias, p, row, col + j, a) };
         }
     }
 }

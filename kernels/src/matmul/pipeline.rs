@@ -379,7 +379,11 @@ mod device {
         let tile_id = by * thread::grid_dim_x() as usize + bx;
         // SAFETY: every thread calls it with the whole tile written; C, the bias and the split-K
         // buffers are the caller's contract.
-        unsafe { store_tile(c, bias, p, tile, (bm, bn), (m0, n0), (tile_id, z), (tid, threads)) };
+        // Quads in flight in the split sum: 8 (one split at a time) on the 64×64 tiles (the BF16
+        // one runs three blocks per multiprocessor at 170 registers: two splits at a time
+        // spilled), 32 on the larger ones.
+        let inflight = if bm * bn <= 64 * 64 { 8 } else { 32 };
+        unsafe { store_tile(c, bias, p, tile, (bm, bn), (m0, n0), (tile_id, z), (tid, threads), inflight) };
     }
 
     /// `cp_async_wait::<STAGES − 2>()` for the kind's stage count.

@@ -457,7 +457,8 @@ unsafe fn tile_kernel<const BM: usize, const BN: usize, const NT: usize, const Q
     let tile = tile_m * thread::grid_dim_x() as usize + tile_n;
     // SAFETY: every thread calls it with the whole tile written; the split-K counters and
     // workspace are the host's (forwarded); the epilogue bounds-checks C.
-    unsafe { store_tile(c, bias, p, smem, (BM, BN), origin, (tile, z), (tid, NT)) };
+    // 32 quads in flight in the split sum: these kernels have 233 to 255 registers.
+    unsafe { store_tile(c, bias, p, smem, (BM, BN), origin, (tile, z), (tid, NT), 32) };
 }
 
 /// 2-D register blocking: 8×8 outputs per thread, scalar loads.

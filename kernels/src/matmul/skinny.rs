@@ -15,7 +15,7 @@ use crate::kernel;
 use {
     super::{
         common::fma,
-        gemm_epilogue,
+
         split::{split_index, split_range, split_reduce, sync_threads_or},
     },
     crate::{reduce::warp_sum, thread},
@@ -38,7 +38,10 @@ pub const ROWDOT_BK: usize = 128;
 /// # Thread mapping
 /// Warp w of block (x, 0, z) → row x·8 + w; lane l sums k = l + 32i of split z's range for
 /// every column.
-#[kernel(max_threads = 256, min_blocks = 2)]
+///
+/// One block per multiprocessor's worth of registers (255): at two (128 registers) ptxas 13.5
+/// spilled 508 bytes per thread.
+#[kernel(max_threads = 256, min_blocks = 1)]
 pub unsafe fn gemm_rowdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let tid = thread::thread_idx_x() as usize;
@@ -53,23 +56,24 @@ pub unsafe fn gemm_rowdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *
     // the split-K barriers.
     let arow = a.wrapping_add((if row < m { row } else { m - 1 }) * ars);
     let mut acc = [[0f32; SKINNY_MAX]; 1];
-    // Four k-steps per pass with every load of the pass issued first and unguarded (the
+    // Two k-steps per pass with every load of the pass issued first and unguarded (the
     // guarded loads of a first version were issued one after the other: 256×10×4096 took
-    // 148 µs); the tail is guarded.
+    // 148 µs; four steps per pass, 80 loads in flight, spilled with ptxas 13.5); the tail is
+    // guarded.
     let mut q = first * ROWDOT_BK + lane;
-    while q + 96 < kend {
-        // SAFETY: q + 96 < k, the row is inside A, columns below n inside B.
+    while q + 32 < kend {
+        // SAFETY: q + 32 < k, the row is inside A, columns below n inside B.
         unsafe {
-            let av = [*arow.add(q * acs), *arow.add((q + 32) * acs), *arow.add((q + 64) * acs), *arow.add((q + 96) * acs)];
+            let av = [*arow.add(q * acs), *arow.add((q + 32) * acs)];
             unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
                 if j < n {
-                    unroll!(u in [0, 1, 2, 3] {
+                    unroll!(u in [0, 1] {
                         acc[0][j] = fma(av[u], *b.add((q + 32 * u) * brs + j * bcs), acc[0][j]);
                     });
                 }
             });
         }
-        q += 128;
+        q += 64;
     }
     while q < kend {
         // SAFETY: q < k, as above.
@@ -96,7 +100,7 @@ pub unsafe fn gemm_rowdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *
         unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
             if j < n {
                 // SAFETY: (row, j) is inside C.
-                unsafe { gemm_epilogue(c, bias, &p, row, j, acc[0][j]) };
+                unsafe { super::gemm_epilogue_act::<true>(c, bias, &p, row, j, acc[0][j]) };
             }
         });
     }

@@ -35,7 +35,8 @@ mod device {
     ///
     /// # Safety
     /// Every thread of the block calls it (`tid` of `threads`, which divide the tile's quads
-    /// into at most 16 per thread); `s` holds the tile; C, the bias
+    /// into at most 16 per thread; `inflight` ≥ that many quads a thread may have in flight when
+    /// it sums the splits: what its registers allow beside the kernel's); `s` holds the tile; C, the bias
     /// and, with split-K, the counters and a workspace of `tiles · splits · bm · bn` floats are
     /// as the GEMM kernels' contracts say.
     #[allow(clippy::too_many_arguments)]
@@ -49,6 +50,7 @@ mod device {
         (m0, n0): (usize, usize),
         (tile, z): (usize, u32),
         (tid, threads): (usize, usize),
+        inflight: usize,
     ) {
         let ld = tile_ld(bn);
         let quads = bm * bn / 4;
@@ -71,18 +73,38 @@ mod device {
                 if !split_count_in(p, tile, tid == 0, sync_threads_or) {
                     return;
                 }
-                // The last block: every split's quads of this thread, z by z, each z's loads
-                // issued together (one L2 round trip per split, not per quad), then back into
-                // this thread's own places of the tile for the epilogue loop below.
+                // The last block: every split's quads of this thread, added in z order, the
+                // loads of `group` splits issued together (one L2 round trip per group of
+                // splits, not per split or quad: one per split made a 64-way split of 64×64×16384
+                // cost 40 µs), then back into this thread's own places of the tile for the
+                // epilogue loop below. `inflight` quads at most (the accumulators are parked in
+                // shared memory, so most registers are free).
+                let group = (inflight / per).clamp(1, 4);
+                let splits = p.splits as usize;
                 let mut sum = [F32x4::ZERO; 16];
-                for zz in 0..p.splits as usize {
-                    let part = split_slot(p, tile, zz, area) as *const f32;
-                    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
-                        if j < per {
-                            let w = load_l2_x4(part.add((tid + j * threads) * 4));
-                            sum[j] = if zz == 0 { w } else { sum[j].zip(w, |x, y| x + y) };
+                let mut zz = 0;
+                while zz < splits {
+                    let mut w = [[F32x4::ZERO; 16]; 4];
+                    unroll!(v in [0, 1, 2, 3] {
+                        if v < group && zz + v < splits {
+                            let part = split_slot(p, tile, zz + v, area) as *const f32;
+                            unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                                if j < per {
+                                    w[v][j] = load_l2_x4(part.add((tid + j * threads) * 4));
+                                }
+                            });
                         }
                     });
+                    unroll!(v in [0, 1, 2, 3] {
+                        if v < group && zz + v < splits {
+                            unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+                                if j < per {
+                                    sum[j] = if zz + v == 0 { w[v][j] } else { sum[j].zip(w[v][j], |x, y| x + y) };
+                                }
+                            });
+                        }
+                    });
+                    zz += group;
                 }
                 unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
                     if j < per {
@@ -95,11 +117,12 @@ mod device {
             // A run-time stride, so this loop stays a loop (see `opaque`); thread tid reads the
             // quads it wrote above.
             let threads = crate::matmul::opaque(threads);
+            let act = crate::math::Activation::from_code(p.act);
             let mut q = tid;
             while q < quads {
                 let (r, c4) = (q / row_quads, q % row_quads * 4);
                 let v = *(s.add(r * ld + c4) as *const F32x4);
-                crate::matmul::gemm_epilogue4(c, bias, p, m0 + r, n0 + c4, v.0);
+                crate::matmul::gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, v.0);
                 q += threads;
             }
         }

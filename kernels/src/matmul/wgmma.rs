@@ -318,30 +318,45 @@ mod device {
                 if !split_count_in(p, tile_id, tid == 0, sync_threads_or) {
                     return;
                 }
-                // The last block sums the splits in z order, a chunk of 8 quads per thread at a
-                // time held in registers: each split's loads of a chunk go out together (one L2
-                // round trip per chunk and split), and the chunk's sums and loads fit beside
-                // the kernel's other registers.
+                // The last block sums the splits in z order, a chunk of 4 quads per thread at a
+                // time held in registers, the loads of 4 splits issued together (one L2 round
+                // trip per chunk and group of 4 splits; one per split and chunk made a wgmma
+                // split cost about 4 µs), 16 quads in flight beside the kernel's other
+                // registers.
+                let splits = opaque(p.splits as usize);
                 let mut first_idx = tid;
                 while first_idx < end {
-                    let mut sum = [F32x4::ZERO; 8];
-                    for zz in 0..opaque(p.splits as usize) {
-                        let part = slab(zz) as *const f32;
-                        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
-                            let idx = first_idx + i * threads;
-                            if idx < end {
-                                let v = load_l2_x4(part.add(4 * idx));
-                                sum[i] = if zz == 0 { v } else { sum[i].zip(v, |a, b| a + b) };
+                    let mut sum = [F32x4::ZERO; 4];
+                    let mut zz = 0;
+                    while zz < splits {
+                        let mut w = [[F32x4::ZERO; 4]; 4];
+                        unroll!(g in [0, 1, 2, 3] {
+                            if zz + g < splits {
+                                let part = slab(zz + g) as *const f32;
+                                unroll!(i in [0, 1, 2, 3] {
+                                    let idx = first_idx + i * threads;
+                                    if idx < end {
+                                        w[g][i] = load_l2_x4(part.add(4 * idx));
+                                    }
+                                });
                             }
                         });
+                        unroll!(g in [0, 1, 2, 3] {
+                            if zz + g < splits {
+                                unroll!(i in [0, 1, 2, 3] {
+                                    sum[i] = if zz + g == 0 { w[g][i] } else { sum[i].zip(w[g][i], |a, b| a + b) };
+                                });
+                            }
+                        });
+                        zz += 4;
                     }
-                    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+                    unroll!(i in [0, 1, 2, 3] {
                         let idx = first_idx + i * threads;
                         if idx < end {
                             *quad(idx) = sum[i];
                         }
                     });
-                    first_idx += 8 * threads;
+                    first_idx += 4 * threads;
                 }
             }
         }
@@ -353,7 +368,7 @@ mod device {
             // SAFETY: inside the staged tile.
             let v = unsafe { *quad(idx) };
             // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
-            unsafe { gemm_epilogue4_with(c, bias, p, act, m0 + r, n0 + c4, v.0) };
+            unsafe { gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, v.0) };
             idx += threads;
         }
     }

@@ -148,7 +148,7 @@ pub enum GemmKernel {
     Tf32,
     /// TF32 with 64 k per pipeline stage (half the barriers; 204 KiB of shared memory).
     Tf32Bk64,
-    /// `Tf32` on 64×64 tiles of 4 warps, four blocks per multiprocessor, split-K: outputs with
+    /// `Tf32` on 64×64 tiles of 4 warps, two blocks per multiprocessor, split-K: outputs with
     /// few 128×128 tiles, in any layout with no staging pass.
     Tf32Tile64,
     /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,

@@ -102,10 +102,10 @@ impl TileModel {
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.38, 96.0, 64.0)),
-            GemmKernel::Tf32Tile64 => t((64, 64, 32, 4, 4, 0.18, 112.0, 48.0)),
+            GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.18, 112.0, 48.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
-            GemmKernel::RowDot => t((8, 16 * 32, 128, 2, 8, 0.25, 96.0, 64.0)),
+            GemmKernel::RowDot => t((8, 16 * 32, 128, 1, 8, 0.25, 96.0, 64.0)),
             _ => None,
         }
     }
