@@ -97,12 +97,12 @@ impl TileModel {
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 4, 0.85, 96.0, 64.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 2, 0.78, 96.0, 64.0)),
             GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 64.0, 224.0)),
-            GemmKernel::Tf32Wgmma64x128 => t((64, 128, 32, 2, 8, 0.74, 208.0, 384.0)),
+            GemmKernel::Tf32Wgmma64x128 => t((64, 128, 32, 2, 8, 0.73, 208.0, 512.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.38, 96.0, 64.0)),
-            GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.18, 112.0, 48.0)),
+            GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.17, 128.0, 48.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
             GemmKernel::RowDot => t((8, 16 * 32, 128, 1, 8, 0.25, 96.0, 64.0)),
@@ -116,8 +116,8 @@ impl TileModel {
         match kernel {
             Bf16Kernel::Wgmma => t((128, 256, 64, 1, 8, 1.0, 448.0, 384.0)),
             Bf16Kernel::Wgmma64x128 => t((64, 128, 64, 2, 8, 0.66, 384.0, 512.0)),
-            Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.24, 96.0, 64.0)),
-            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.18, 96.0, 64.0)),
+            Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.23, 96.0, 64.0)),
+            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 96.0, 64.0)),
             Bf16Kernel::Mma | Bf16Kernel::Auto => None,
         }
     }
