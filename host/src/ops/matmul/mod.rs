@@ -379,11 +379,12 @@ pub fn smem_tiles_fit(m: usize, n: usize, k: usize, sms: usize) -> bool {
     k <= AUTO_SMEM_MAX_K && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= AUTO_SMEM_MAX_BLOCKS_PER_SM * sms
 }
 
-/// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16: its
-/// m/8 blocks then leave room for split-K. Since the tile kernels split k up to 64 ways, it
-/// wins only for few rows: 19 against 29 µs at 25×2×6880, even at m = 32 to 256 (n = 10, k =
-/// 1024 and 4096: 15-28 µs both), behind at m = 512 (42-48 against 28-32 µs; H100, `gemm_plans`).
-pub const ROWDOT_MAX_ROWS_PER_SM: usize = 2;
+/// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16 (one
+/// warp per row, two k-steps per pass): at n = 10 and k = 1024 it took 10-13 µs against the
+/// tile kernels' 19-23 µs from m = 256 to 1024, 20-22 against 23-27 µs at m = 2048 (15.5 rows
+/// per SM), and lost from m = 4096 (37-40 against 29-37 µs; at k = 4096, 150 against 72-90);
+/// 25×2×6880: 19 against 29 µs (H100, `gemm_plans`).
+pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
 
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
