@@ -91,6 +91,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::MATMUL_NAIVE_F32,
     matmul::GEMM_NAIVE_F32,
     matmul::GEMM_SMEM_F32,
+    matmul::GEMM_SMEM_BF16,
     matmul::GEMM_BT1D_F32,
     matmul::GEMM_BT2D_F32,
     matmul::GEMM_VEC4_F32,

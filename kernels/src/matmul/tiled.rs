@@ -11,24 +11,60 @@ pub const SMEM_TILE: usize = 32;
 /// Dynamic shared memory of `gemm_smem_f32`: one tile of op(A) and one of op(B).
 pub const SMEM_TILED_SHARED: u32 = (2 * SMEM_TILE * SMEM_TILE * 4) as u32;
 
-/// One output per thread, operands staged through shared memory 32 k at a time.
+/// An operand element source of the shared-memory tiles: element (o, q) of op(X) as f32, zero
+/// outside the matrix.
+#[cfg(target_arch = "nvptx64")]
+trait TileSource: Copy {
+    /// # Safety
+    /// The operand covers every element its strides address inside its bounds.
+    unsafe fn get(&self, o: usize, q: usize) -> f32;
+}
+
+#[cfg(target_arch = "nvptx64")]
+impl TileSource for Operand {
+    #[inline(always)]
+    unsafe fn get(&self, o: usize, q: usize) -> f32 {
+        // SAFETY: forwarded.
+        unsafe { Operand::get(self, o, q) }
+    }
+}
+
+/// A bf16 operand (element (o, q) at `ptr[o·os + q·ks]`), widened to f32 (exactly).
+#[cfg(target_arch = "nvptx64")]
+#[derive(Clone, Copy)]
+struct Bf16Source {
+    ptr: *const u16,
+    os: usize,
+    ks: usize,
+    outer: usize,
+    k: usize,
+}
+
+#[cfg(target_arch = "nvptx64")]
+impl TileSource for Bf16Source {
+    #[inline(always)]
+    unsafe fn get(&self, o: usize, q: usize) -> f32 {
+        if o < self.outer && q < self.k {
+            // SAFETY: inside the matrix.
+            f32::from_bits(u32::from(unsafe { *self.ptr.add(o * self.os + q * self.ks) }) << 16)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The body of the shared-memory tile kernels (see [`gemm_smem_f32`]).
 ///
 /// # Safety
-/// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
-/// strides address; `c` is disjoint from the inputs. Launch: block (32, 32), grid
-/// (⌈n/32⌉, ⌈m/32⌉), `SMEM_TILED_SHARED` bytes of dynamic shared memory.
-///
-/// # Thread mapping
-/// x → column of C, y → row. Loading, thread (x, y) fetches op(A)(row, k0 + x) and
-/// op(B)(k0 + y, col); each warp reads along a row of one tile.
-#[kernel]
-pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+/// As [`gemm_smem_f32`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn smem_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
     const T: usize = SMEM_TILE;
     let (tx, ty) = (thread::thread_idx_x() as usize, thread::thread_idx_y() as usize);
     let row = thread::block_idx_y() as usize * T + ty;
     let col = thread::block_idx_x() as usize * T + tx;
     let col0 = thread::block_idx_x() as usize * T;
-    let (opa, opb) = (Operand::a(a, &p), Operand::b(b, &p));
     let sa = crate::shared::dynamic_shared::<f32>(); // sa[y·T + q] = op(A)(row y, k0 + q)
     // SAFETY: the launch gives 2·T·T floats.
     let sb = unsafe { sa.add(T * T) }; // sb[q·T + x] = op(B)(k0 + q, col x)
@@ -50,6 +86,40 @@ pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *co
     }
     if row < p.m as usize && col < p.n as usize {
         // SAFETY: (row, col) is inside C.
-        unsafe { super::gemm_epilogue(c, bias, &p, row, col, acc) };
+        unsafe { super::gemm_epilogue(c, bias, p, row, col, acc) };
     }
+}
+
+/// One output per thread, operands staged through shared memory 32 k at a time.
+///
+/// # Safety
+/// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
+/// strides address; `c` is disjoint from the inputs. Launch: block (32, 32), grid
+/// (⌈n/32⌉, ⌈m/32⌉), `SMEM_TILED_SHARED` bytes of dynamic shared memory.
+///
+/// # Thread mapping
+/// x → column of C, y → row. Loading, thread (x, y) fetches op(A)(row, k0 + x) and
+/// op(B)(k0 + y, col); each warp reads along a row of one tile.
+#[kernel]
+pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { smem_tiles(Operand::a(a, &p), Operand::b(b, &p), c, bias, &p) }
+}
+
+/// [`gemm_smem_f32`] with bf16 A and B (widened to f32 exactly; f32 products and sums): the
+/// launch-bound BF16 products and those with a short k, which a tensor-core tile's longer start
+/// makes slower (`Bf16Kernel::SmemTiled`).
+///
+/// # Safety
+/// As [`gemm_smem_f32`], with bf16 `a` and `b`.
+///
+/// # Thread mapping
+/// As [`gemm_smem_f32`].
+#[kernel]
+pub unsafe fn gemm_smem_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let opa = Bf16Source { ptr: a, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: m, k };
+    let opb = Bf16Source { ptr: b, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: n, k };
+    // SAFETY: forwarded from the caller.
+    unsafe { smem_tiles(opa, opb, c, bias, &p) }
 }

@@ -372,11 +372,22 @@ pub const AUTO_SMEM_MAX_K: usize = 128;
 /// of two resident blocks (1024×1024×10, 1024 tiles: 10.9 µs against 5.4 on the 64×128 tiles).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 4;
 
+/// Longest k for which BF16 `Auto` runs [`Bf16Kernel::SmemTiled`]: the BF16 `mma.sync` tiles
+/// start faster than the FP32 ones, so the shared-memory tiles win only up to half the k
+/// (H100, gemm_sweep: 2.3-6.4 µs against 4.1-10.1 on the tensor cores from k = 2 to 64; at
+/// k = 128, 128³ took 5.7-9.7 µs against 3.5-3.6).
+pub const AUTO_SMEM_MAX_K_BF16: usize = 64;
+
 /// Whether `Auto` runs the 32×32 shared-memory tiles on an m×n×k product
 /// ([`AUTO_SMEM_MAX_K`], [`AUTO_SMEM_MAX_BLOCKS_PER_SM`]).
 pub fn smem_tiles_fit(m: usize, n: usize, k: usize, sms: usize) -> bool {
+    smem_tiles_fit_below(AUTO_SMEM_MAX_K, m, n, k, sms)
+}
+
+/// [`smem_tiles_fit`] for k up to `max_k`.
+fn smem_tiles_fit_below(max_k: usize, m: usize, n: usize, k: usize, sms: usize) -> bool {
     let t = kernels::matmul::SMEM_TILE;
-    k <= AUTO_SMEM_MAX_K && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= AUTO_SMEM_MAX_BLOCKS_PER_SM * sms
+    k <= max_k && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= AUTO_SMEM_MAX_BLOCKS_PER_SM * sms
 }
 
 /// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16 (one
@@ -605,9 +616,13 @@ pub enum Bf16Kernel {
     /// [`Bf16Kernel::Wgmma`] and [`Bf16Kernel::Wgmma64x128`] (sm_90a only; an operand whose row
     /// stride is not a multiple of 8 elements is first copied into padded rows),
     /// [`Bf16Kernel::MmaLdmatrix`] and
-    /// [`Bf16Kernel::MmaTile64`], and their split-K counts.
+    /// [`Bf16Kernel::MmaTile64`], and their split-K counts; short-k products (up to
+    /// [`AUTO_SMEM_MAX_K_BF16`]) run [`Bf16Kernel::SmemTiled`].
     #[default]
     Auto,
+    /// The 32×32 shared-memory tiles on CUDA cores (bf16 widened to f32 exactly), one output
+    /// per thread: its launch costs least, so it serves tiny products and short k.
+    SmemTiled,
     /// 32 k per stage, fragments loaded one 32-bit word at a time.
     Mma,
     /// 64 k per stage, fragments loaded with `ldmatrix`, 128×128 tiles, split-K.
@@ -626,8 +641,8 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 5] =
-        [Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64, Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128];
+    pub const ALL: [Bf16Kernel; 6] =
+        [Bf16Kernel::SmemTiled, Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64, Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128];
 
     /// The `wgmma` tile of a Hopper kernel.
     fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
@@ -684,6 +699,7 @@ pub fn gemm_bf16_with(
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let sms = gpu.info().multiprocessors as usize;
     let plan = match kernel {
+        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, m, n, k, sms) => Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 },
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16_info(ta, tb, kernels::matmul::WG_WIDE)) && k > 0;
             let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
@@ -760,6 +776,15 @@ fn run_bf16_plan(
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let (info, tile, threads, shared) = match plan.kernel {
+        Bf16Kernel::SmemTiled => {
+            let t = km::SMEM_TILE as u32;
+            let cfg = LaunchConfig::for_2d("gemm_smem_bf16", m, n, (t, t))?.with_shared_mem(km::SMEM_TILED_SHARED);
+            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
+            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
+            // address only inside A and B, and the kernel bounds-checks every load and store.
+            return unsafe { gpu.launch(&km::GEMM_SMEM_BF16, cfg, &mut args) };
+        }
         Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
         Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),
         Bf16Kernel::MmaTile64 => (&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED),
