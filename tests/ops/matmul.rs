@@ -97,11 +97,7 @@ pub fn register(s: &mut Suite) {
                 let tol = GemmTol::of(kernel);
                 s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                     if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
-                        let a = gpu(DeviceMatrix::zeros(g, m, k))?;
-                        let b = gpu(DeviceMatrix::zeros(g, n, k))?;
-                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
-                        let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, kernel);
-                        return expect_err("Tf32Wgmma without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
+                        return expect_missing_wgmma(g, kernel, (m, k, n));
                     }
                     check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
                     check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)?;
@@ -118,11 +114,7 @@ pub fn register(s: &mut Suite) {
             for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024), (37, 1, 45)]) {
                 s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                     if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
-                        let a = gpu(DeviceMatrix::zeros(g, m, k))?;
-                        let b = gpu(DeviceMatrix::zeros(g, n, k))?;
-                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
-                        let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, kernel);
-                        return expect_err("Tf32x3Wgmma without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
+                        return expect_missing_wgmma(g, kernel, (m, k, n));
                     }
                     let tol = GemmTol::of(GemmKernel::Auto);
                     check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
@@ -427,6 +419,15 @@ pub fn check_gemm_bf16(
         }
     }
     Ok(())
+}
+
+/// A forced TF32 `wgmma` kernel on a GPU without sm_90a PTX: a `MissingKernel` error.
+fn expect_missing_wgmma(g: &host::Gpu, kernel: GemmKernel, (m, k, n): (usize, usize, usize)) -> Result<(), String> {
+    let a = gpu(DeviceMatrix::zeros(g, m, k))?;
+    let b = gpu(DeviceMatrix::zeros(g, n, k))?;
+    let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+    let got = gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, kernel);
+    expect_err(&format!("{kernel:?} without sm_90a"), got, |e| matches!(e, Error::MissingKernel { .. }))
 }
 
 /// Error bounds of a GEMM kernel against the f64 reference: |got − want| ≤ max(rtol·|want|,

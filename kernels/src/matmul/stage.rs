@@ -12,6 +12,40 @@ pub const STAGE_TILE: usize = 32;
 /// Threads per staging block (32 × 8; each thread moves 4 elements).
 pub const STAGE_THREADS: u32 = 256;
 
+/// Loads the staging tile at (o0, q0) of the operand (element (o, q) at `src[o·os + q·ks]`,
+/// o < outer, q < k) into the dynamic shared memory, tile[(o − o0)·33 + (q − q0)], zeros for
+/// k ≤ q < kp, reading along whichever direction is contiguous in memory (q if the operand is
+/// k-contiguous, else o); then a barrier. Thread (tx, ty) reads column tx of rows ty + 8i.
+///
+/// # Safety
+/// The operand covers every element its strides address for o < outer, q < k; the launch has
+/// 32·33 floats of dynamic shared memory; every thread of the block calls it.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn load_stage_tile(
+    src: *const f32,
+    (os, ks): (usize, usize),
+    (outer, k, kp): (usize, usize, usize),
+    (o0, q0): (usize, usize),
+    (tx, ty): (usize, usize),
+) -> *mut f32 {
+    let tile = crate::shared::dynamic_shared::<f32>();
+    let k_contig = ks == 1;
+    let mut r = ty;
+    while r < STAGE_TILE {
+        let (o, q) = if k_contig { (o0 + r, q0 + tx) } else { (o0 + tx, q0 + r) };
+        if o < outer && q < kp {
+            // SAFETY: inside the operand (q < k).
+            let v = if q < k { unsafe { *src.add(o * os + q * ks) } } else { 0.0 };
+            // SAFETY: inside the tile (32 rows of 33 floats).
+            unsafe { *tile.add((o - o0) * (STAGE_TILE + 1) + (q - q0)) = v };
+        }
+        r += STAGE_THREADS as usize / STAGE_TILE;
+    }
+    crate::thread::sync_threads();
+    tile
+}
+
 /// dst[o·ld + q] = src[o·os + q·ks] for o < outer, q < k.
 ///
 /// # Safety
@@ -24,23 +58,12 @@ pub const STAGE_THREADS: u32 = 256;
 /// t / 32 + 8i of the tile (along whichever direction is contiguous in memory).
 #[kernel]
 pub unsafe fn gemm_stage_kmajor_f32(src: *const f32, os: u64, ks: u64, outer: u64, k: u64, dst: *mut f32, ld: u64) {
-    use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
-    let (os, ks, outer, k, ld) = (os as usize, ks as usize, outer as usize, k as usize, ld as usize);
-    let tile = crate::shared::dynamic_shared::<f32>();
+    use crate::thread::{block_idx_x, block_idx_y, thread_idx_x};
+    let (outer, k, ld) = (outer as usize, k as usize, ld as usize);
     let (q0, o0) = (block_idx_x() as usize * STAGE_TILE, block_idx_y() as usize * STAGE_TILE);
     let (tx, ty) = (thread_idx_x() as usize % STAGE_TILE, thread_idx_x() as usize / STAGE_TILE);
-    // Reads along the contiguous direction: q if the operand is k-contiguous, else o.
-    let k_contig = ks == 1;
-    let mut r = ty;
-    while r < STAGE_TILE {
-        let (o, q) = if k_contig { (o0 + r, q0 + tx) } else { (o0 + tx, q0 + r) };
-        if o < outer && q < k {
-            // SAFETY: inside the operand; the tile is 32 rows of 33 floats.
-            unsafe { *tile.add((o - o0) * (STAGE_TILE + 1) + (q - q0)) = *src.add(o * os + q * ks) };
-        }
-        r += STAGE_THREADS as usize / STAGE_TILE;
-    }
-    sync_threads();
+    // SAFETY: forwarded from the caller.
+    let tile = unsafe { load_stage_tile(src, (os as usize, ks as usize), (outer, k, k), (o0, q0), (tx, ty)) };
     let mut r = ty;
     while r < STAGE_TILE {
         let (o, q) = (o0 + r, q0 + tx);
@@ -78,24 +101,12 @@ pub fn tf32_split(x: f32) -> (f32, f32) {
 /// As [`gemm_stage_kmajor_f32`].
 #[kernel]
 pub unsafe fn gemm_stage_split_tf32(src: *const f32, os: u64, ks: u64, outer: u64, k: u64, dst: *mut f32, ld: u64, kp: u64) {
-    use crate::thread::{block_idx_x, block_idx_y, sync_threads, thread_idx_x};
-    let (os, ks, outer, k, ld, kp) = (os as usize, ks as usize, outer as usize, k as usize, ld as usize, kp as usize);
-    let tile = crate::shared::dynamic_shared::<f32>();
+    use crate::thread::{block_idx_x, block_idx_y, thread_idx_x};
+    let (outer, ld, kp) = (outer as usize, ld as usize, kp as usize);
     let (q0, o0) = (block_idx_x() as usize * STAGE_TILE, block_idx_y() as usize * STAGE_TILE);
     let (tx, ty) = (thread_idx_x() as usize % STAGE_TILE, thread_idx_x() as usize / STAGE_TILE);
-    let k_contig = ks == 1;
-    let mut r = ty;
-    while r < STAGE_TILE {
-        let (o, q) = if k_contig { (o0 + r, q0 + tx) } else { (o0 + tx, q0 + r) };
-        if o < outer && q < kp {
-            // SAFETY: inside the operand (q < k); the tile is 32 rows of 33 floats.
-            let v = if q < k { unsafe { *src.add(o * os + q * ks) } } else { 0.0 };
-            // SAFETY: inside the tile.
-            unsafe { *tile.add((o - o0) * (STAGE_TILE + 1) + (q - q0)) = v };
-        }
-        r += STAGE_THREADS as usize / STAGE_TILE;
-    }
-    sync_threads();
+    // SAFETY: forwarded from the caller.
+    let tile = unsafe { load_stage_tile(src, (os as usize, ks as usize), (outer, k as usize, kp), (o0, q0), (tx, ty)) };
     let mut r = ty;
     while r < STAGE_TILE {
         let (o, q) = (o0 + r, q0 + tx);
