@@ -103,6 +103,8 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_TILE64X128_F32,
     matmul::GEMM_WIDE_F32,
     matmul::GEMM_WARPDOT_F32,
+    matmul::GEMM_WARPDOT_BF16,
+    matmul::GEMM_ROWDOT_BF16,
     matmul::GEMM_ROWDOT_F32,
     matmul::GEMM_MMA_TF32,
     matmul::GEMM_MMA_TF32_BK64,

@@ -7,7 +7,7 @@
 
 use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
-use crate::thread;
+use crate::{thread, vector::F32x4};
 
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
@@ -163,8 +163,10 @@ pub unsafe fn count_step_u32(counter: *mut u32) {
 /// Outputs disjoint from inputs.
 ///
 /// # Thread mapping
-/// 1-D grid-stride over the `rows·cols` outputs (consecutive threads copy consecutive columns of
-/// a row: coalesced reads and writes).
+/// Block row y copies rows y, y + gridDim.y, … (one permutation lookup per row); its threads
+/// walk the columns, four consecutive ones per thread where rows allow 16-byte accesses
+/// (coalesced reads and writes, no index division). A 4096×784 batch took 17.6 µs as a 1-D
+/// walk over its elements and 20.7 µs with a block per row and column strip (H100).
 #[kernel]
 pub unsafe fn gather_rows_f32(
     src: *const f32,
@@ -180,23 +182,37 @@ pub unsafe fn gather_rows_f32(
 ) {
     // SAFETY: one u32.
     let base = unsafe { *batch } as usize * rows;
-    let stride = thread::grid_stride_x();
-    let mut i = thread::index_1d();
-    let n = rows * cols;
-    while i < n {
-        let (r, c) = (i / cols, i % cols);
+    let col_stride = thread::grid_stride_x();
+    let quads = cols % 4 == 0 && src as usize % 16 == 0 && dst as usize % 16 == 0;
+    let mut r = thread::block_idx_y() as usize;
+    while r < rows {
         // SAFETY: read only when inside `perm`.
         let s = if base + r < perm_len { (unsafe { *perm.add(base + r) }) as usize } else { usize::MAX };
         if s < src_rows {
-            // SAFETY: s < src_rows, c < cols, i < rows·cols.
-            unsafe {
-                *dst.add(i) = *src.add(s * cols + c);
-                if c == 0 {
-                    *dst_labels.add(r) = *src_labels.add(s);
+            let (from, to) = (src.wrapping_add(s * cols), dst.wrapping_add(r * cols));
+            if quads {
+                // Four columns per thread and load (rows of a multiple of 4 floats, 16-byte
+                // aligned): a quarter of the loads in flight for the same bytes.
+                let mut c = 4 * thread::index_1d();
+                while c < cols {
+                    // SAFETY: c + 4 ≤ cols (cols is a multiple of 4); 16-byte aligned rows.
+                    unsafe { *(to.add(c) as *mut F32x4) = *(from.add(c) as *const F32x4) };
+                    c += 4 * col_stride;
+                }
+            } else {
+                let mut c = thread::index_1d();
+                while c < cols {
+                    // SAFETY: s < src_rows, r < rows, c < cols.
+                    unsafe { *to.add(c) = *from.add(c) };
+                    c += col_stride;
                 }
             }
+            if thread::index_1d() == 0 {
+                // SAFETY: r < rows, s < src_rows.
+                unsafe { *dst_labels.add(r) = *src_labels.add(s) };
+            }
         }
-        i += stride;
+        r += thread::grid_dim_y() as usize;
     }
 }
 

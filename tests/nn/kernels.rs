@@ -89,7 +89,7 @@ pub fn register(s: &mut Suite) {
         });
     }
     for act in Activation::ALL {
-        for &(rows, cols) in &[(1usize, 1usize), (7, 33), (256, 1024), (1025, 10), (3, 100)] {
+        for &(rows, cols) in &[(1usize, 1usize), (7, 33), (256, 1024), (1025, 10), (3, 100), (4099, 37), (4096, 1024)] {
             crate::gpu_shared(s, format!("kernels::act_backward_col_sum::{act:?}::{rows}x{cols}"), move |g, rng| {
                 let dy = uniform(rng, rows * cols, -1.0, 1.0);
                 let pre = uniform(rng, rows * cols, -3.0, 3.0);
@@ -109,7 +109,7 @@ pub fn register(s: &mut Suite) {
                 }
                 let what = format!("act_backward_col_sum {act:?} {rows}x{cols}");
                 integration_tests::assert_bitwise_eq(&format!("{what} dz"), &gpu(dz.to_host(g))?, &want_dz)?;
-                // f32 sums of ≤ 1025 terms in two stages: typically ~1e-6·Σ|dz|; a lost row would be ~1e-3.
+                // f32 sums of ≤ 4099 terms in up to three stages: typically ~1e-6·Σ|dz|; a lost row would be ~1e-3.
                 integration_tests::assert_close_scaled(&format!("{what} db"), &gpu(db.to_host(g))?, &want_db, &mag, 1e-5)
             });
         }
@@ -133,6 +133,26 @@ pub fn register(s: &mut Suite) {
         let mut bad = gpu(DeviceVector::zeros(g, 4))?;
         expect_err("4 outputs for 3 columns", reduce::col_sum(g, &dx, &mut bad), |e| matches!(e, Error::ShapeMismatch { .. }))
     });
+    // Tall matrices are summed in row chunks by many blocks; the chunks' sums are added in a
+    // fixed order, so a second run gives the same bits.
+    for &(rows, cols) in &[(4099usize, 10usize), (8192, 1000)] {
+        crate::gpu_shared(s, format!("kernels::col_sum::chunked_is_deterministic::{rows}x{cols}"), move |g, rng| {
+            let x = uniform(rng, rows * cols, -1.0, 1.0);
+            let dx = gpu(DeviceMatrix::from_host(g, rows, cols, &x))?;
+            let mut out = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
+            gpu(reduce::col_sum(g, &dx, &mut out))?;
+            let first = gpu(out.to_host(g))?;
+            let want: Vec<f64> = (0..cols).map(|c| (0..rows).map(|r| x[r * cols + c] as f64).sum()).collect();
+            let mag: Vec<f64> = (0..cols).map(|c| (0..rows).map(|r| (x[r * cols + c] as f64).abs()).sum()).collect();
+            integration_tests::assert_close_scaled(&format!("col_sum {rows}x{cols}"), &first, &want, &mag, 1e-5)?;
+            out.fill(g, f32::NAN).map_err(|e| e.to_string())?;
+            gpu(reduce::col_sum(g, &dx, &mut out))?;
+            if gpu(out.to_host(g))?.iter().zip(&first).any(|(a, b)| a.to_bits() != b.to_bits()) {
+                return Err(format!("col_sum {rows}x{cols}: a second run differs"));
+            }
+            Ok(())
+        });
+    }
     for n in [1usize, 31, 1024, 1025, 100_000] {
         crate::gpu_shared(s, format!("kernels::sum_scaled_accumulate::{n}"), move |g, rng| {
             let x = uniform(rng, n, -1.0, 1.0);

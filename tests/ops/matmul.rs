@@ -228,13 +228,23 @@ pub fn register(s: &mut Suite) {
     // The skinny kernel in every layout: n ≤ 16, one warp per row (split as planned, and
     // forced to 2 and 5 splits).
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for &(m, k, n) in &[(300, 1000, 10), (33, 7, 16), (1, 5, 1), (1029, 4096, 3)] {
+        // k = 1000: vector passes of 256 and 128 k, then the scalar tail; k = 1001: rows that
+        // rule out vector loads.
+        for &(m, k, n) in &[(300, 1000, 10), (33, 7, 16), (1, 5, 1), (1029, 4096, 3), (65, 1001, 10)] {
             s.gpu(format!("gemm::RowDot::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 let tol = GemmTol::of(GemmKernel::RowDot);
                 check_gemm(g, rng, GemmKernel::RowDot, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
                 check_gemm(g, rng, GemmKernel::RowDot, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
             });
+            s.gpu(format!("gemm_bf16::RowDot::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::RowDot, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                check_gemm_bf16(g, rng, Bf16Kernel::RowDot, Some(1), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)
+            });
         }
+        s.gpu(format!("gemm_bf16::RowDot::split5::ta{}_tb{}::40x5000x10", ta as u8, tb as u8), move |g, rng| {
+            check_gemm_bf16(g, rng, Bf16Kernel::RowDot, Some(5), (40, 5000, 10), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+            check_gemm_bf16(g, rng, Bf16Kernel::RowDot, Some(5), (40, 5000, 10), (ta, tb), Activation::Relu, true, 1.0, 0.0)
+        });
         for splits in [Some(2), Some(5)] {
             s.gpu(format!("gemm::RowDot::split{}::ta{}_tb{}::40x5000x10", splits.unwrap_or(1), ta as u8, tb as u8), move |g, rng| {
                 let tol = GemmTol::of(GemmKernel::RowDot);
@@ -395,6 +405,9 @@ pub fn check_gemm_bf16(
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
         Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
     };
+    if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {
+        return expect_err(&format!("bf16 RowDot with {n} columns"), r, |e| matches!(e, Error::InvalidArgument { .. }));
+    }
     if matches!(kernel, Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128) {
         // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
         let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");

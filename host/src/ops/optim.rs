@@ -8,7 +8,7 @@ use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
 use crate::buffer::{DeviceMatrix, DeviceVector};
 use crate::context::{Gpu, kernel_args};
 use crate::error::{Error, Result};
-use crate::launch::LaunchConfig;
+use crate::launch::{Dim3, LaunchConfig};
 
 /// A device array of f32 that an optimizer can update: a weight matrix or a bias vector.
 pub trait Tensor {
@@ -116,6 +116,11 @@ pub fn gather_rows(
     let (s, sl, p, b, d, dl) = (src.device_ptr(), src_labels.device_ptr(), perm.device_ptr(), batch.device_ptr(), dst.device_ptr(), dst_labels.device_ptr());
     let (src_rows, perm_len) = (src.rows(), perm.len());
     let mut args = kernel_args![s, sl, p, b, d, dl, rows, cols, src_rows, perm_len];
+    // Blocks walk the rows (about 16 per multiprocessor: a block per row of a 4096-row batch
+    // was 16384 blocks of a few hundred bytes each), their threads the columns, four at a time.
+    let sms = gpu.info().multiprocessors as usize;
+    let grid = Dim3 { x: cols.div_ceil(4 * OPTIM_BLOCK as usize).min(64) as u32, y: rows.min(16 * sms).min(65535) as u32, z: 1 };
+    let cfg = LaunchConfig { grid, block: Dim3::x(OPTIM_BLOCK), shared_mem_bytes: 0 };
     // SAFETY: every length is passed and checked on the device; outputs are distinct buffers.
-    unsafe { gpu.launch(&k::GATHER_ROWS_F32, elementwise(gpu, rows * cols), &mut args) }
+    unsafe { gpu.launch(&k::GATHER_ROWS_F32, cfg, &mut args) }
 }

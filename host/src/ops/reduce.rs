@@ -6,24 +6,41 @@ pub use kernels::math::Activation;
 
 use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
-use crate::context::{Gpu, kernel_args};
+use crate::context::{Gpu, SPLIT_COUNTERS, SPLIT_WORKSPACE, kernel_args};
 use crate::error::{Error, Result};
 use crate::launch::{Dim3, LaunchConfig};
 
-fn col_sum_config(cols: usize) -> Result<LaunchConfig> {
-    let strips = u32::try_from(cols.div_ceil(COL_SUM_BLOCK.0 as usize))
-        .map_err(|_| Error::TooLarge { op: "col_sum", what: "column strips", value: cols as u64, limit: u64::from(u32::MAX) })?;
-    Ok(LaunchConfig { grid: Dim3::x(strips), block: Dim3::xy(COL_SUM_BLOCK.0, COL_SUM_BLOCK.1), shared_mem_bytes: COL_SUM_SHARED_BYTES })
+/// Row chunks of [`col_sum_config`]: enough 1024-thread blocks for about two per
+/// multiprocessor (two are resident at a time), each chunk at least 64 rows (two passes of the
+/// block's 32 row lanes), and the strips' partials inside this stream's split-K workspace.
+fn col_sum_chunks(rows: usize, strips: usize, sms: usize) -> usize {
+    let want = (2 * sms).div_ceil(strips).min(rows.div_ceil(64)).max(1);
+    let fits = strips <= SPLIT_COUNTERS && strips * want * COL_SUM_BLOCK.0 as usize <= SPLIT_WORKSPACE;
+    if fits { want } else { 1 }
+}
+
+/// The grid of `act_backward_col_sum_f32` (a 32-column strip per block in x, row chunks in y)
+/// and the rows per chunk.
+fn col_sum_config(rows: usize, cols: usize, sms: usize) -> Result<(LaunchConfig, usize)> {
+    let too_large = |what, value: usize| Error::TooLarge { op: "col_sum", what, value: value as u64, limit: u64::from(u32::MAX) };
+    let strips = cols.div_ceil(COL_SUM_BLOCK.0 as usize);
+    let chunk_rows = rows.div_ceil(col_sum_chunks(rows, strips, sms)).next_multiple_of(COL_SUM_BLOCK.1 as usize).max(1);
+    let chunks = rows.div_ceil(chunk_rows).max(1);
+    let grid = Dim3 { x: u32::try_from(strips).map_err(|_| too_large("column strips", strips))?, y: u32::try_from(chunks).map_err(|_| too_large("row chunks", chunks))?, z: 1 };
+    Ok((LaunchConfig { grid, block: Dim3::xy(COL_SUM_BLOCK.0, COL_SUM_BLOCK.1), shared_mem_bytes: COL_SUM_SHARED_BYTES }, chunk_rows))
 }
 
 fn launch_col_sum(gpu: &Gpu, dy: u64, y: u64, dz: u64, db: u64, (rows, cols): (usize, usize), act: Activation) -> Result<()> {
     if cols == 0 {
         return Ok(());
     }
-    let cfg = col_sum_config(cols)?;
+    let (cfg, chunk_rows) = col_sum_config(rows, cols, gpu.info().multiprocessors as usize)?;
     let code = act as u32;
-    let mut args = kernel_args![dy, y, dz, db, rows, cols, code];
-    // SAFETY: the callers check every shape; dz equals dy or is disjoint from it; db is disjoint.
+    let (sem, ws) = gpu.split_buffers();
+    let mut args = kernel_args![dy, y, dz, db, rows, cols, code, chunk_rows, ws, sem];
+    // SAFETY: the callers check every shape; dz equals dy or is disjoint from it; db is disjoint;
+    // with more than one chunk, the stream's counters and workspace hold a counter per strip
+    // and a slot per strip, chunk and column (`col_sum_chunks`), used in stream order.
     unsafe { gpu.launch(&k::ACT_BACKWARD_COL_SUM_F32, cfg, &mut args) }
 }
 

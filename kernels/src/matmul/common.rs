@@ -12,6 +12,49 @@ pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     core::intrinsics::fmaf32(a, b, c)
 }
 
+/// An element type the dot-product kernels (`warpdot.rs`, `skinny.rs`) read, widened to f32
+/// (exactly).
+pub trait DotElem: Copy {
+    /// Bytes of four consecutive elements: the vector load's width and alignment.
+    const QUAD_BYTES: usize;
+    /// # Safety
+    /// `p` is valid.
+    unsafe fn load(p: *const Self) -> f32;
+    /// # Safety
+    /// `p` is valid for four elements and `QUAD_BYTES`-aligned.
+    unsafe fn load4(p: *const Self) -> [f32; 4];
+}
+
+impl DotElem for f32 {
+    const QUAD_BYTES: usize = 16;
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> f32 {
+        // SAFETY: forwarded.
+        unsafe { *p }
+    }
+    #[inline(always)]
+    unsafe fn load4(p: *const f32) -> [f32; 4] {
+        // SAFETY: forwarded.
+        unsafe { *(p as *const F32x4) }.0
+    }
+}
+
+/// bf16, stored as its bit pattern.
+impl DotElem for u16 {
+    const QUAD_BYTES: usize = 8;
+    #[inline(always)]
+    unsafe fn load(p: *const u16) -> f32 {
+        // SAFETY: forwarded.
+        f32::from_bits(u32::from(unsafe { *p }) << 16)
+    }
+    #[inline(always)]
+    unsafe fn load4(p: *const u16) -> [f32; 4] {
+        // SAFETY: forwarded.
+        let w = unsafe { *(p as *const u64) };
+        core::array::from_fn(|i| f32::from_bits(((w >> (16 * i)) as u32) << 16))
+    }
+}
+
 /// One operand of a GEMM as the tiled kernels see it: element (o, q) of op(X), where o runs
 /// along m (for A) or n (for B) and q along k, lives at `ptr[o·os + q·ks]`.
 #[derive(Clone, Copy)]

@@ -39,28 +39,7 @@ mod device {
         if p.splits > 1 { crate::thread::block_idx_z() } else { 0 }
     }
 
-    /// `__syncthreads_or` over the whole block.
-    #[inline(always)]
-    pub fn sync_threads_or(x: bool) -> bool {
-        let r: u32;
-        // SAFETY: a barrier every thread of the block reaches.
-        unsafe {
-            asm!(
-                "{{ .reg .pred q, r; setp.ne.u32 q, {x}, 0; bar.red.or.pred r, 0, q; selp.u32 {r}, 1, 0, r; }}",
-                x = in(reg32) u32::from(x), r = out(reg32) r,
-            )
-        };
-        r != 0
-    }
-
-    /// A load that bypasses L1 (`ld.global.cg`): partial tiles written by other blocks.
-    #[inline(always)]
-    pub unsafe fn load_l2(p: *const f32) -> f32 {
-        let v: f32;
-        // SAFETY: forwarded from the caller (an address inside the workspace).
-        unsafe { asm!("ld.global.cg.f32 {v}, [{p}];", v = out(reg32) v, p = in(reg64) p, options(pure, readonly, nostack)) };
-        v
-    }
+    pub use crate::reduce::{load_l2, sync_threads_or};
 
     /// Four floats at a 16-byte aligned address, bypassing L1.
     #[inline(always)]
@@ -97,29 +76,8 @@ mod device {
     /// calls it.
     #[inline(always)]
     pub unsafe fn split_count_in(p: &GemmParams, tile: usize, leader: bool, sync_or: impl Fn(bool) -> bool) -> bool {
-        // SAFETY (whole body): the counter of `tile` is an aligned global u32 (forwarded).
-        unsafe {
-            // Publish the partials before counting in (the release half of the handshake):
-            // every thread's stores, fenced, then the barrier, then one thread counts in.
-            asm!("fence.acq_rel.gpu;");
-            sync_or(false);
-            let mut last = false;
-            if leader {
-                let flag = (p.sem as *mut u32).add(tile);
-                let old: u32;
-                asm!("atom.add.acq_rel.gpu.global.u32 {o}, [{f}], 1;", o = out(reg32) old, f = in(reg64) flag);
-                last = old + 1 == p.splits;
-                if last {
-                    // Every split has counted in: ready for the next launch.
-                    asm!("st.relaxed.gpu.global.u32 [{f}], 0;", f = in(reg64) flag);
-                }
-            }
-            let last = sync_or(last);
-            if last {
-                asm!("fence.acq_rel.gpu;");
-            }
-            last
-        }
+        // SAFETY: the counter of `tile` (forwarded).
+        unsafe { crate::reduce::last_block_in((p.sem as *mut u32).add(tile), p.splits, leader, sync_or) }
     }
 
     /// Split-K for a thread's R×C register tile (`lane` of `threads` threads holding the

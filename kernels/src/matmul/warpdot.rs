@@ -7,8 +7,11 @@ use super::GemmParams;
 use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
 use {
-    super::{common::fma, gemm_epilogue},
-    crate::{reduce::warp_sum, thread, vector::F32x4},
+    super::{
+        common::{DotElem, fma},
+        gemm_epilogue,
+    },
+    crate::{reduce::warp_sum, thread},
 };
 
 /// Rows of C per warp (a grid row of blocks per 4 rows).
@@ -27,9 +30,34 @@ pub const WARPDOT_THREADS: u32 = 32 * WARPDOT_WARPS;
 ///
 /// # Thread mapping
 /// Warp w of block (x, y) → column x·8 + w, rows y·4 + 0..4; lane l sums k = 4l + 128i + 0..4
-/// (16-byte path) or k = l + 32i.
+/// (vector path) or k = l + 32i.
 #[kernel]
 pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded.
+    unsafe { warpdot(a, b, c, bias, p) }
+}
+
+/// [`gemm_warpdot_f32`] with bf16 A and B (8-byte loads of four elements), f32 accumulation:
+/// a batch-few layer on bf16 weights reads them once, at half the bytes.
+///
+/// # Safety
+/// As [`gemm_warpdot_f32`].
+///
+/// # Thread mapping
+/// As [`gemm_warpdot_f32`].
+#[kernel]
+pub unsafe fn gemm_warpdot_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded.
+    unsafe { warpdot(a, b, c, bias, p) }
+}
+
+/// The body of the warp-per-column kernels.
+///
+/// # Safety
+/// As [`gemm_warpdot_f32`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn warpdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let lane = thread::lane_id() as usize;
     let col = thread::block_idx_x() as usize * WARPDOT_WARPS as usize + thread::warp_id() as usize;
@@ -41,19 +69,20 @@ pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: 
     let (ars, acs) = (p.a_row_stride as usize, p.a_col_stride as usize);
     let (brs, bcs) = (p.b_row_stride as usize, p.b_col_stride as usize);
     let mut acc = [0f32; WARPDOT_ROWS];
-    let vec = acs == 1 && brs == 1 && ars % 4 == 0 && bcs % 4 == 0 && a as usize % 16 == 0 && b as usize % 16 == 0;
+    let aligned = |x: usize| x % T::QUAD_BYTES == 0;
+    let vec = acs == 1 && brs == 1 && ars % 4 == 0 && bcs % 4 == 0 && aligned(a as usize) && aligned(b as usize);
     let mut q0 = 0;
     if vec {
         let kv = k / 4 * 4;
         let mut q = 4 * lane;
         while q < kv {
-            // SAFETY: q + 4 ≤ k, col < n, rows < m; 16-byte aligned (checked above).
-            let bv = unsafe { *(b.add(col * bcs + q) as *const F32x4) };
+            // SAFETY: q + 4 ≤ k, col < n, rows < m; aligned (checked above).
+            let bv = unsafe { T::load4(b.add(col * bcs + q)) };
             unroll!(r in [0, 1, 2, 3] {
                 if r < rows {
                     // SAFETY: as above.
-                    let av = unsafe { *(a.add((row0 + r) * ars + q) as *const F32x4) };
-                    acc[r] = fma(av.0[3], bv.0[3], fma(av.0[2], bv.0[2], fma(av.0[1], bv.0[1], fma(av.0[0], bv.0[0], acc[r]))));
+                    let av = unsafe { T::load4(a.add((row0 + r) * ars + q)) };
+                    acc[r] = fma(av[3], bv[3], fma(av[2], bv[2], fma(av[1], bv[1], fma(av[0], bv[0], acc[r]))));
                 }
             });
             q += 128;
@@ -63,11 +92,11 @@ pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: 
     let mut q = q0 + lane;
     while q < k {
         // SAFETY: q < k, col < n, rows < m.
-        let bv = unsafe { *b.add(q * brs + col * bcs) };
+        let bv = unsafe { T::load(b.add(q * brs + col * bcs)) };
         unroll!(r in [0, 1, 2, 3] {
             if r < rows {
                 // SAFETY: as above.
-                acc[r] = fma(unsafe { *a.add((row0 + r) * ars + q * acs) }, bv, acc[r]);
+                acc[r] = fma(unsafe { T::load(a.add((row0 + r) * ars + q * acs)) }, bv, acc[r]);
             }
         });
         q += 32;

@@ -214,13 +214,15 @@ impl GemmKernel {
     /// contiguous, not a multiple of 4) run the 8×8 tile kernels' guarded main loop, chosen
     /// among those tiles by the same model.
     pub fn plan_for(self, p: &GemmParams, sms: usize, wgmma: bool) -> GemmPlan {
-        use kernels::matmul as km;
         let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
         match self {
-            GemmKernel::Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
+            // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
+            // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
+            // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
+            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
             GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
-            GemmKernel::Auto if n <= km::SKINNY_MAX && m <= ROWDOT_MAX_ROWS_PER_SM * sms && p.a_col_stride == 1 => plan::rowdot(m, k, sms),
+            GemmKernel::Auto | GemmKernel::Tf32Auto if rowdot_fits(p, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
@@ -260,11 +262,7 @@ impl GemmKernel {
             Ok((info, cfg))
         };
         Ok(match self {
-            GemmKernel::WarpDot => {
-                let cfg = LaunchConfig::for_2d("gemm_warpdot_f32", m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
-                let cfg = LaunchConfig { block: crate::launch::Dim3::x(km::WARPDOT_THREADS), ..cfg };
-                (&km::GEMM_WARPDOT_F32, cfg)
-            }
+            GemmKernel::WarpDot => (&km::GEMM_WARPDOT_F32, warpdot_config("gemm_warpdot_f32", m, n)?),
             GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
@@ -273,12 +271,7 @@ impl GemmKernel {
             GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
             GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
-            GemmKernel::RowDot => {
-                let mut cfg = LaunchConfig::for_2d("gemm_rowdot_f32", 1, m.div_ceil(km::ROWDOT_WARPS as usize), (1, 1))?;
-                cfg.block = crate::launch::Dim3::x(32 * km::ROWDOT_WARPS);
-                cfg.grid.z = p.splits;
-                (&km::GEMM_ROWDOT_F32, cfg)
-            }
+            GemmKernel::RowDot => (&km::GEMM_ROWDOT_F32, rowdot_config("gemm_rowdot_f32", p)?),
             GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
@@ -399,6 +392,30 @@ pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
 
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
+
+/// Whether `Auto` (and `Tf32Auto`, `Bf16Kernel::Auto`: exact products of their inputs, and
+/// memory-bound) runs the row-per-warp kernels: up to 16 columns with a k-contiguous op(A) and
+/// at most [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor.
+fn rowdot_fits(p: &GemmParams, sms: usize) -> bool {
+    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= ROWDOT_MAX_ROWS_PER_SM * sms && p.a_col_stride == 1
+}
+
+/// The grid of the row-per-warp kernels: a block of `ROWDOT_WARPS` rows per x, a split per z.
+fn rowdot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
+    use kernels::matmul as km;
+    let mut cfg = LaunchConfig::for_2d(op, 1, (p.m as usize).div_ceil(km::ROWDOT_WARPS as usize), (1, 1))?;
+    cfg.block = crate::launch::Dim3::x(32 * km::ROWDOT_WARPS);
+    cfg.grid.z = p.splits;
+    Ok(cfg)
+}
+
+/// The grid of the warp-per-column kernels for an m×n output: a block of
+/// `kernels::matmul::WARPDOT_WARPS` columns per x, of `WARPDOT_ROWS` rows per y.
+fn warpdot_config(op: &'static str, m: usize, n: usize) -> Result<LaunchConfig> {
+    use kernels::matmul as km;
+    let cfg = LaunchConfig::for_2d(op, m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
+    Ok(LaunchConfig { block: crate::launch::Dim3::x(km::WARPDOT_THREADS), ..cfg })
+}
 
 /// A block per `tile` of an m×n output (x along n), `threads` threads in x, `shared` bytes.
 fn tile_grid(op: &'static str, m: usize, n: usize, (bm, bn): (usize, usize), threads: u32, shared: u32) -> Result<LaunchConfig> {
@@ -637,12 +654,27 @@ pub enum Bf16Kernel {
     /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
     /// times the tiles of the 128×256 kernel for mid-sized outputs.
     Wgmma64x128,
+    /// A few rows of C on the CUDA cores (a batch-few layer): one warp per output column,
+    /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
+    /// the weights stream once. Correct for any shape; fast for m ≤ 4.
+    WarpDot,
+    /// n ≤ 16 on the CUDA cores (a narrow output layer's x·Wᵀ): one warp per row of C, lanes
+    /// splitting k, split-K. Other shapes are an `InvalidArgument`.
+    RowDot,
 }
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 6] =
-        [Bf16Kernel::SmemTiled, Bf16Kernel::Mma, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64, Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128];
+    pub const ALL: [Bf16Kernel; 8] = [
+        Bf16Kernel::SmemTiled,
+        Bf16Kernel::Mma,
+        Bf16Kernel::MmaLdmatrix,
+        Bf16Kernel::MmaTile64,
+        Bf16Kernel::Wgmma,
+        Bf16Kernel::Wgmma64x128,
+        Bf16Kernel::WarpDot,
+        Bf16Kernel::RowDot,
+    ];
 
     /// The `wgmma` tile of a Hopper kernel.
     fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
@@ -699,6 +731,10 @@ pub fn gemm_bf16_with(
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let sms = gpu.info().multiprocessors as usize;
     let plan = match kernel {
+        // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
+        // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
+        Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 => Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 },
+        Bf16Kernel::Auto if rowdot_fits(&params, sms) => Bf16Plan { kernel: Bf16Kernel::RowDot, splits: plan::rowdot(m, k, sms).splits },
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, m, n, k, sms) => Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 },
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16_info(ta, tb, kernels::matmul::WG_WIDE)) && k > 0;
@@ -706,6 +742,7 @@ pub fn gemm_bf16_with(
             let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
+        Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
         kernel => Bf16Plan { kernel, splits: plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0) },
     };
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)
@@ -784,6 +821,24 @@ fn run_bf16_plan(
             // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
             // address only inside A and B, and the kernel bounds-checks every load and store.
             return unsafe { gpu.launch(&km::GEMM_SMEM_BF16, cfg, &mut args) };
+        }
+        Bf16Kernel::RowDot if n > km::SKINNY_MAX => return invalid(format!("RowDot takes at most {} columns ({m}×{n})", km::SKINNY_MAX)),
+        Bf16Kernel::RowDot => {
+            let cfg = rowdot_config("gemm_rowdot_bf16", &params)?;
+            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
+            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes (n ≤ 16
+            // above), the strides address only inside A and B, rows past m read row m − 1 and
+            // are not stored, and split-K plans carry this stream's counters and workspace.
+            return unsafe { gpu.launch(&km::GEMM_ROWDOT_BF16, cfg, &mut args) };
+        }
+        Bf16Kernel::WarpDot => {
+            let cfg = warpdot_config("gemm_warpdot_bf16", m, n)?;
+            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
+            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
+            // address only inside A and B, and the kernel bounds-checks every load and store.
+            return unsafe { gpu.launch(&km::GEMM_WARPDOT_BF16, cfg, &mut args) };
         }
         Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
         Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),

@@ -110,7 +110,7 @@ impl TileModel {
         }
     }
 
-    /// The model of a BF16 kernel; `None` for `SmemTiled` and `Mma` (no split-K plans) and `Auto`.
+    /// The model of a BF16 kernel; `None` for `SmemTiled`, `Mma` and `WarpDot` (no split-K plans) and `Auto`.
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
         let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
         match kernel {
@@ -118,7 +118,9 @@ impl TileModel {
             Bf16Kernel::Wgmma64x128 => t((64, 128, 64, 2, 8, 0.66, 384.0, 512.0)),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.23, 96.0, 64.0)),
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 96.0, 64.0)),
-            Bf16Kernel::SmemTiled | Bf16Kernel::Mma | Bf16Kernel::Auto => None,
+            // The f32 kernel's model: the same block and slices (split-K validity and workspace).
+            Bf16Kernel::RowDot => TileModel::of(GemmKernel::RowDot),
+            Bf16Kernel::SmemTiled | Bf16Kernel::Mma | Bf16Kernel::WarpDot | Bf16Kernel::Auto => None,
         }
     }
 
