@@ -222,7 +222,8 @@ impl GemmKernel {
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
             GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
-            GemmKernel::Auto | GemmKernel::Tf32Auto if rowdot_fits(p, sms) => plan::rowdot(m, k, sms),
+            GemmKernel::Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM, sms) => plan::rowdot(m, k, sms),
+            GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
@@ -387,17 +388,24 @@ fn smem_tiles_fit_below(max_k: usize, m: usize, n: usize, k: usize, sms: usize) 
 /// warp per row, two k-steps per pass): at n = 10 and k = 1024 it took 10-13 µs against the
 /// tile kernels' 19-23 µs from m = 256 to 1024, 20-22 against 23-27 µs at m = 2048 (15.5 rows
 /// per SM), and lost from m = 4096 (37-40 against 29-37 µs; at k = 4096, 150 against 72-90);
-/// 25×2×6880: 19 against 29 µs (H100, `gemm_plans`).
+/// 25×2×6880: 19 against 29 µs (H100, `gemm_plans`). With vector loads (a pass of 256 k per
+/// lane) it took 7.2-12 µs from m = 32 to 1024 and 22.5 at m = 2048 (k = 1024), 40 against
+/// the tiles' 85 µs at 2048×10×4096 (H100, gemm_sweep).
 pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
 
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
 
-/// Whether `Auto` (and `Tf32Auto`, `Bf16Kernel::Auto`: exact products of their inputs, and
-/// memory-bound) runs the row-per-warp kernels: up to 16 columns with a k-contiguous op(A) and
-/// at most [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor.
-fn rowdot_fits(p: &GemmParams, sms: usize) -> bool {
-    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= ROWDOT_MAX_ROWS_PER_SM * sms && p.a_col_stride == 1
+/// Rows per multiprocessor up to which `Tf32Auto` runs [`GemmKernel::RowDot`] (exact f32, and
+/// memory-bound like the tensor-core tiles there): at n = 10 it took 7.2-8.2 µs against the
+/// TF32 tiles' 11.5-13.1 from m = 32 to 512 (k = 1024), and 24 against 27 µs at m = 1024
+/// (k = 4096), but 22-40 against 14-34 µs at m = 2048 (H100, gemm_sweep).
+pub const ROWDOT_MAX_ROWS_PER_SM_TF32: usize = 8;
+
+/// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns with a
+/// k-contiguous op(A) and at most `rows_per_sm` rows per multiprocessor.
+fn rowdot_fits(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
+    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && p.a_col_stride == 1
 }
 
 /// The grid of the row-per-warp kernels: a block of `ROWDOT_WARPS` rows per x, a split per z.
@@ -659,7 +667,10 @@ pub enum Bf16Kernel {
     /// the weights stream once. Correct for any shape; fast for m ≤ 4.
     WarpDot,
     /// n ≤ 16 on the CUDA cores (a narrow output layer's x·Wᵀ): one warp per row of C, lanes
-    /// splitting k, split-K. Other shapes are an `InvalidArgument`.
+    /// splitting k, split-K. Other shapes are an `InvalidArgument`. `Auto` does not choose it:
+    /// widening bf16 costs an ALU instruction per element beside each FMA, and the tensor-core
+    /// tiles beat it at every n ≤ 16 shape of the sweep but one (m×10×1024: 10.5-35 µs against
+    /// 7.8-9.7 from m = 32 to 2048; H100).
     RowDot,
 }
 
@@ -734,7 +745,6 @@ pub fn gemm_bf16_with(
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 => Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 },
-        Bf16Kernel::Auto if rowdot_fits(&params, sms) => Bf16Plan { kernel: Bf16Kernel::RowDot, splits: plan::rowdot(m, k, sms).splits },
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, m, n, k, sms) => Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 },
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16_info(ta, tb, kernels::matmul::WG_WIDE)) && k > 0;
