@@ -105,6 +105,8 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WARPDOT_F32,
     matmul::GEMM_WARPDOT_BF16,
     matmul::GEMM_ROWDOT_BF16,
+    matmul::GEMM_COLDOT_F32,
+    matmul::GEMM_COLDOT_BF16,
     matmul::GEMM_ROWDOT_F32,
     matmul::GEMM_MMA_TF32,
     matmul::GEMM_MMA_TF32_BK64,

@@ -253,6 +253,28 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // The column kernels (m ≤ 4, n-contiguous op(B): tb = false): odd n (a partial last quad
+    // and block), k from 1 to past a split's slices, planned and forced splits (z-ordered sums:
+    // a second run gives the same bits), f32 and bf16.
+    for ta in [false, true] {
+        for &(m, k, n) in &[(1, 1, 1), (3, 5, 1025), (4, 1000, 4100), (2, 2921, 7), (1, 4096, 4096)] {
+            // Forced splits only where each is at least 4 slices long (shorter ones are refused:
+            // `gemm::plan_errors`).
+            let valid = |sp: u32| TileModel::of(GemmKernel::ColDot).is_some_and(|t| t.cost(m, n, k, sp, 1).is_some());
+            for splits in [None, Some(1), Some(3)].into_iter().filter(|s| s.is_none_or(valid)) {
+                let tag = splits.map_or("planned".to_string(), |s| format!("split{s}"));
+                s.gpu(format!("gemm::ColDot::{tag}::ta{}_tb0::{m}x{k}x{n}", ta as u8), move |g, rng| {
+                    let tol = GemmTol::of(GemmKernel::ColDot);
+                    check_gemm_split(g, rng, GemmKernel::ColDot, splits, (m, k, n), (ta, false), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm_split(g, rng, GemmKernel::ColDot, splits, (m, k, n), (ta, false), Activation::Relu, true, 1.0, 0.0, tol)
+                });
+                s.gpu(format!("gemm_bf16::ColDot::{tag}::ta{}_tb0::{m}x{k}x{n}", ta as u8), move |g, rng| {
+                    check_gemm_bf16(g, rng, Bf16Kernel::ColDot, splits, (m, k, n), (ta, false), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_gemm_bf16(g, rng, Bf16Kernel::ColDot, splits, (m, k, n), (ta, false), Activation::Identity, false, 1.0, 0.0)
+                });
+            }
+        }
+    }
     // Split-K in the BF16 mma.sync kernels, every layout: edge tiles, a ragged last 64-deep
     // slice (k = 1000: 15 full slices and 40 left), splits of 2 and 3 (and a refused 5: splits
     // shorter than 4 slices), odd strides (guarded copies), a tiny m.
@@ -319,6 +341,7 @@ pub fn register(s: &mut Suite) {
         let wide = gpu(DeviceMatrix::zeros(g, 64, 17))?;
         let mut c17 = gpu(DeviceMatrix::zeros(g, 64, 17))?;
         bad("RowDot with 17 columns", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::RowDot))?;
+        bad("ColDot on more than 4 rows", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::ColDot))?;
         let w10 = gpu(DeviceMatrix::zeros(g, 10, 64))?;
         let mut c10 = gpu(DeviceMatrix::zeros(g, 64, 10))?;
         bad("RowDot split 2 ways over one 128-deep slice", gemm_with_plan(g, &a, no, &w10, yes, e, &mut c10, GemmPlan { kernel: GemmKernel::RowDot, splits: 2 }))?;
@@ -405,6 +428,10 @@ pub fn check_gemm_bf16(
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
         Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
     };
+    // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
+    if kernel == Bf16Kernel::ColDot && (m > 4 || (tb && k > 1)) {
+        return expect_err(&format!("bf16 ColDot on {m} rows, tb={tb}"), r, |e| matches!(e, Error::InvalidArgument { .. }));
+    }
     if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return expect_err(&format!("bf16 RowDot with {n} columns"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }

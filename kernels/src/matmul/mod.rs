@@ -19,7 +19,7 @@
 //! | `mma_tf32.rs` | `gemm_mma_tf32_bk64` | the same with 64 k per stage |
 //! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
 //! | `mma_bf16.rs` | `gemm_mma_bf16_ldm` | the same with 64 k per stage and `ldmatrix` fragment loads |
-//! | `warpdot.rs` | `gemm_warpdot_f32`, `gemm_warpdot_bf16` | a few rows of C (batch-1 layers): a warp per column, lanes split k |
+//! | `warpdot.rs` | `gemm_warpdot_f32`, `gemm_warpdot_bf16`, `gemm_coldot_f32`, `gemm_coldot_bf16` | a few rows of C (batch-1 layers): a warp per column, lanes split k; or four columns per thread, split-K, for an n-contiguous B |
 //! | `skinny.rs` | `gemm_rowdot_f32`, `gemm_rowdot_bf16` | n ≤ 16: a warp per row of C, lanes split k, split-K |
 //! | `simt.rs` | `gemm_tile64_f32`, `gemm_tile128x64_f32`, `gemm_tile64x128_f32` | the fast 8×8 body on smaller tiles, for outputs with few large tiles |
 //! | `mma_tf32.rs`, `mma_bf16.rs` | `gemm_mma_tf32_64`, `gemm_mma_bf16_64` | the `mma.sync` pipeline on 64×64 tiles of 4 warps, split-K: mid-sized outputs |

@@ -154,6 +154,10 @@ pub enum GemmKernel {
     /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,
     /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
     WarpDot,
+    /// At most 4 rows of C with an n-contiguous op(B) (x·W with W stored k×n): four columns
+    /// per thread, 16-byte loads along B's rows, split-K. Other shapes are an
+    /// `InvalidArgument`.
+    ColDot,
     /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles, split-K.
     /// TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows only: x·Wᵀ with k a
     /// multiple of 4 runs as is; any other operand is first staged k-contiguous (one pass over
@@ -221,6 +225,8 @@ impl GemmKernel {
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
+            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_col_stride == 1 && n * k >= COLDOT_MIN_B => plan::coldot(n, k, sms),
+            GemmKernel::ColDot => plan::coldot(n, k, sms),
             GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM, sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
@@ -264,6 +270,7 @@ impl GemmKernel {
         };
         Ok(match self {
             GemmKernel::WarpDot => (&km::GEMM_WARPDOT_F32, warpdot_config("gemm_warpdot_f32", m, n)?),
+            GemmKernel::ColDot => (&km::GEMM_COLDOT_F32, coldot_config("gemm_coldot_f32", p)?),
             GemmKernel::WarpTiled => {
                 (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
@@ -393,6 +400,14 @@ fn smem_tiles_fit_below(max_k: usize, m: usize, n: usize, k: usize, sms: usize) 
 /// the tiles' 85 µs at 2048×10×4096 (H100, gemm_sweep).
 pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
 
+/// Fewest elements of B for which `Auto` and `Tf32Auto` run [`GemmKernel::ColDot`] on at most
+/// [`WARPDOT_MAX_ROWS`] rows with an n-contiguous op(B): a memory-bound pass over B, against
+/// tiles that are mostly idle rows. It took 44 µs against the tiles' 63 (f32) and 47 (TF32) at
+/// 1×4096×4096, 99 against 138 and 163 at 4×7337×2921, but 20 against 16 and 11 at 2×1804×379
+/// (0.7 M elements: too short a k for enough splits, and its split sum's fixed cost); H100,
+/// gemm_sweep.
+pub const COLDOT_MIN_B: usize = 1 << 22;
+
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
 
@@ -413,6 +428,15 @@ fn rowdot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     use kernels::matmul as km;
     let mut cfg = LaunchConfig::for_2d(op, 1, (p.m as usize).div_ceil(km::ROWDOT_WARPS as usize), (1, 1))?;
     cfg.block = crate::launch::Dim3::x(32 * km::ROWDOT_WARPS);
+    cfg.grid.z = p.splits;
+    Ok(cfg)
+}
+
+/// The grid of the column kernels: a block of `COLDOT_COLS` columns per x, a split per z.
+fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
+    use kernels::matmul as km;
+    let mut cfg = LaunchConfig::for_2d(op, 1, (p.n as usize).div_ceil(km::COLDOT_COLS), (1, 1))?;
+    cfg.block = crate::launch::Dim3::x(km::COLDOT_THREADS);
     cfg.grid.z = p.splits;
     Ok(cfg)
 }
@@ -498,6 +522,9 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     }
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, params)?;
     let (m, n) = (params.m as usize, params.n as usize);
+    if plan.kernel == GemmKernel::ColDot && (m > WARPDOT_MAX_ROWS || params.b_col_stride != 1) {
+        return invalid(format!("ColDot takes at most {WARPDOT_MAX_ROWS} rows and an n-contiguous op(B) ({m}×{n})"));
+    }
     if plan.kernel == GemmKernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return invalid(format!("RowDot takes at most {} columns ({m}×{n})", kernels::matmul::SKINNY_MAX));
     }
@@ -666,6 +693,10 @@ pub enum Bf16Kernel {
     /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
     /// the weights stream once. Correct for any shape; fast for m ≤ 4.
     WarpDot,
+    /// At most 4 rows of C with an n-contiguous op(B), as [`GemmKernel::ColDot`]. Other shapes
+    /// are an `InvalidArgument`. `Auto` does not choose it: at 1×4096×4096 and 4×7337×2921 it
+    /// took 28 and 92 µs against the tensor-core tiles' 19 and 87 (H100, gemm_sweep).
+    ColDot,
     /// n ≤ 16 on the CUDA cores (a narrow output layer's x·Wᵀ): one warp per row of C, lanes
     /// splitting k, split-K. Other shapes are an `InvalidArgument`. `Auto` does not choose it:
     /// widening bf16 costs an ALU instruction per element beside each FMA, and the tensor-core
@@ -676,7 +707,7 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 8] = [
+    pub const ALL: [Bf16Kernel; 9] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
@@ -685,6 +716,7 @@ impl Bf16Kernel {
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::WarpDot,
         Bf16Kernel::RowDot,
+        Bf16Kernel::ColDot,
     ];
 
     /// The `wgmma` tile of a Hopper kernel.
@@ -753,6 +785,7 @@ pub fn gemm_bf16_with(
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
+        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(n, k, sms).splits },
         kernel => Bf16Plan { kernel, splits: plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0) },
     };
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)
@@ -833,6 +866,18 @@ fn run_bf16_plan(
             return unsafe { gpu.launch(&km::GEMM_SMEM_BF16, cfg, &mut args) };
         }
         Bf16Kernel::RowDot if n > km::SKINNY_MAX => return invalid(format!("RowDot takes at most {} columns ({m}×{n})", km::SKINNY_MAX)),
+        Bf16Kernel::ColDot if m > WARPDOT_MAX_ROWS || params.b_col_stride != 1 => {
+            return invalid(format!("ColDot takes at most {WARPDOT_MAX_ROWS} rows and an n-contiguous op(B) ({m}×{n})"));
+        }
+        Bf16Kernel::ColDot => {
+            let cfg = coldot_config("gemm_coldot_bf16", &params)?;
+            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
+            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
+            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes (m ≤ 4 and
+            // an n-contiguous op(B) above), the strides address only inside A and B, and split-K
+            // plans carry this stream's counters and a workspace they fit.
+            return unsafe { gpu.launch(&km::GEMM_COLDOT_BF16, cfg, &mut args) };
+        }
         Bf16Kernel::RowDot => {
             let cfg = rowdot_config("gemm_rowdot_bf16", &params)?;
             let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());

@@ -106,6 +106,9 @@ impl TileModel {
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
             GemmKernel::RowDot => t((8, 16 * 32, 128, 1, 8, 0.25, 96.0, 64.0)),
+            // Up to 4 rows × 1024 columns per block: for split-K's validity and workspace only
+            // (see `coldot`).
+            GemmKernel::ColDot => t((4, 1024, 16, 2, 8, 0.25, 96.0, 64.0)),
             _ => None,
         }
     }
@@ -120,6 +123,7 @@ impl TileModel {
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 96.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
             Bf16Kernel::RowDot => TileModel::of(GemmKernel::RowDot),
+            Bf16Kernel::ColDot => TileModel::of(GemmKernel::ColDot),
             Bf16Kernel::SmemTiled | Bf16Kernel::Mma | Bf16Kernel::WarpDot | Bf16Kernel::Auto => None,
         }
     }
@@ -263,6 +267,17 @@ pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
     // the split's length and workspace.
     let splits = (1..=want).rev().find(|&s| model.cost(m, 1, k, s, sms).is_some()).unwrap_or(1);
     GemmPlan { kernel: GemmKernel::RowDot, splits }
+}
+
+/// [`GemmKernel::ColDot`] (m ≤ 4, n-contiguous op(B)): memory-bound, so the rule is
+/// occupancy: split k until there are about four blocks per multiprocessor (blocks of 1024
+/// columns), each split at least 4 slices (64 k) long, the splits' partials inside the
+/// workspace.
+pub fn coldot(n: usize, k: usize, sms: usize) -> GemmPlan {
+    let model = TileModel::of(GemmKernel::ColDot).expect("a tile model");
+    let want = (4 * sms).div_ceil(n.div_ceil(model.bn).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
+    let splits = (1..=want).rev().find(|&s| model.cost(1, n, k, s, sms).is_some()).unwrap_or(1);
+    GemmPlan { kernel: GemmKernel::ColDot, splits }
 }
 
 /// The FP32 tile kernels with a guarded main loop, for operands that rule out 16-byte loads.
