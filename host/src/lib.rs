@@ -11,7 +11,6 @@
 //! # Ok::<(), host::Error>(())
 //! ```
 
-pub mod bench;
 pub mod buffer;
 pub mod buffer_bf16;
 pub mod context;
@@ -22,7 +21,6 @@ pub mod nn;
 pub mod ops;
 pub mod reference;
 pub mod tensor_map;
-pub mod timing;
 
 pub use buffer::{DeviceMatrix, DeviceVector};
 pub use context::{DeviceInfo, Gpu, GpuOptions};
