@@ -231,6 +231,18 @@ impl Gpu {
     }
 }
 
+/// What the typed launchers that `#[kernel]` generates launch through: `k::vec_add_f32(gpu, cfg,
+/// a, b, c, n)` runs the kernel on this GPU's stream.
+impl kernels::Launch for Gpu {
+    type Config = LaunchConfig;
+    type Error = Error;
+
+    unsafe fn launch_raw(&self, kernel: &KernelInfo, config: LaunchConfig, args: &mut [*mut c_void]) -> Result<()> {
+        // SAFETY: forwarded from the caller (the trait's contract is this fn's).
+        unsafe { self.launch(kernel, config, args) }
+    }
+}
+
 /// `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`, which cust does not name.
 fn shared_optin(device: &Device) -> Result<u32> {
     let mut value = 0i32;
@@ -247,7 +259,8 @@ fn shared_optin(device: &Device) -> Result<u32> {
 }
 
 /// Builds the `*mut c_void` argument array `cuLaunchKernel` takes from local variables, in
-/// order. Each argument must already have the exact type of the kernel's parameter.
+/// order. Each argument must already have the exact type of the kernel's parameter. Untyped:
+/// new launch sites use the typed launchers `#[kernel]` generates instead.
 macro_rules! kernel_args {
     ($($arg:expr),* $(,)?) => {
         [$(&$arg as *const _ as *mut ::std::ffi::c_void),*]

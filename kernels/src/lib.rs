@@ -40,6 +40,7 @@ pub mod reduce;
 pub mod softmax;
 
 pub use info::{KERNELS, KernelInfo, MinArch, ParamKind};
+pub use kernel_std::launch::{KernelArg, Launch};
 
 #[cfg(target_arch = "nvptx64")]
 #[panic_handler]
