@@ -54,8 +54,8 @@ pub mod reference;
 pub mod tensor_map;
 
 pub use buffer::{DeviceMatrix, DeviceVector};
-pub use context::{DeviceInfo, Gpu, GpuOptions};
+pub use context::{DeviceInfo, Gpu, GpuOptions, LoadedKernels};
 pub use error::{Error, Result};
 pub use kernels::math::Activation;
 pub use launch::{Dim3, LaunchConfig};
-pub use module::{ImageKind, PtxSource};
+pub use module::{ImageKind, KernelImages, PtxSource};

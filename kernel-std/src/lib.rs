@@ -37,3 +37,12 @@ pub mod thread;
 pub mod warp;
 
 pub use launch::{KernelArg, KernelInfo, Launch, MinArch, ParamKind};
+
+/// A kernel that panics (an index out of bounds, an `unwrap`) traps: the launch fails, and the
+/// host sees the error at its next synchronization. One handler for every kernel crate.
+#[cfg(target_arch = "nvptx64")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // SAFETY: `trap` aborts the kernel; the host sees a launch failure on its next sync.
+    unsafe { core::arch::nvptx::trap() }
+}

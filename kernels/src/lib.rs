@@ -41,10 +41,3 @@ pub mod softmax;
 
 pub use info::{KERNELS, KernelInfo, MinArch, ParamKind};
 pub use kernel_std::launch::{KernelArg, Launch};
-
-#[cfg(target_arch = "nvptx64")]
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    // SAFETY: `trap` aborts the kernel; the host sees a launch failure on its next sync.
-    unsafe { core::arch::nvptx::trap() }
-}
