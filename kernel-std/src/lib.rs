@@ -14,9 +14,9 @@
 //! | `thread::index_1d()`, `index_2d()` | `thread::index_1d()`, `index_2d()` (`index_2d` is `(x, y)`: x along columns) |
 //! | `thread::sync_threads()` | `thread::sync_threads()` |
 //! | `shared_array![f32; 256]` (static `__shared__`) | [`static_shared!`]`(TILE: [f32; 256])` |
-//! | `shared::dynamic_shared_mem::<T>()` (`extern __shared__`) | [`shared::dynamic_shared`]`::<T>()` |
-//! | `warp::shuffle_xor`, `shuffle_down` | [`warp`]`::shfl_xor_f32`, `shfl_down_f32`, `warp_sum`, `warp_max` |
-//! | `intrinsics::exp`, `GpuFloat::exp` (libdevice) | [`math`]`::exp`, `fast_exp` (pure Rust, same on the CPU) |
+//! | `shared::dynamic_shared_memory()` (`extern __shared__`) | [`shared::dynamic_shared`]`::<T>()` |
+//! | `warp` shuffles (CUDA's `__shfl_xor_sync`, `__shfl_down_sync`, `__shfl_sync`) | [`warp`]`::shfl_xor_f32`, `shfl_down_f32`, `shfl_idx_f32`; reductions `warp_sum`, `warp_max` |
+//! | `GpuFloat::exp` and friends (libdevice) | [`math`]`::exp`, `fast_exp`, `sigmoid`, `tanh` (pure Rust, the same on the CPU) |
 //!
 //! What is not here: no allocation, no `printf`, no atomics beyond what `core` offers on the
 //! target, no libdevice.
