@@ -7,7 +7,8 @@ use benches::{
     quick, verify,
 };
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
+use benches::timing::{context_synchronize, download_into};
+use benches::metrics::{matmul_flops, random_f32};
 use host::ops::dense::dense_into;
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm};
 use host::{Activation, DeviceMatrix, DeviceVector, Gpu};

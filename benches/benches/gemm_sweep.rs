@@ -64,7 +64,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use host::bench::random_f32;
+use benches::metrics::random_f32;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
 use benches::graph_timing::{Timing, measure};

@@ -4,7 +4,8 @@ use benches::{
     cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, ok, open_gpu, verify,
 };
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, download_into, elementwise_bytes, random_f32};
+use benches::timing::{context_synchronize, download_into};
+use benches::metrics::{elementwise_bytes, random_f32};
 use host::ops::elementwise::mat_add_into;
 use host::{DeviceMatrix, Gpu};
 

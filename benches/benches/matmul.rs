@@ -9,7 +9,8 @@ use benches::{
     max_n_cpu_nalgebra, max_n_cpu_threads, ok, open_gpu, verify,
 };
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use host::bench::{context_synchronize, download_into, matmul_flops, random_f32};
+use benches::timing::{context_synchronize, download_into};
+use benches::metrics::{matmul_flops, random_f32};
 use host::ops::matmul::{Epilogue, GemmKernel, MatmulKernel, Transpose, gemm, matmul_into};
 use host::{DeviceMatrix, Gpu};
 

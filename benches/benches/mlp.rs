@@ -13,7 +13,7 @@ use host::nn::data::Dataset;
 use host::nn::gpu::{DeviceDataset, ForwardBuffers, Linear, Mlp, Trainer};
 use host::nn::rng::Rng;
 use host::nn::{Activation, Architecture, Optimizer, Params};
-use host::timing::{median, time_gpu_ms};
+use benches::timing::{median, time_gpu_ms};
 use host::ops::{optim, reduce, softmax};
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 

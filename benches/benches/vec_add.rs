@@ -5,7 +5,8 @@ use benches::{
     cpu, criterion, end_to_end_time, group, kernel_time, ok, open_gpu, vector_sizes, verify,
 };
 use criterion::{BenchmarkId, Throughput};
-use host::bench::{context_synchronize, download_into, elementwise_bytes, random_f32};
+use benches::timing::{context_synchronize, download_into};
+use benches::metrics::{elementwise_bytes, random_f32};
 use host::ops::elementwise::{VecAddKernel, vec_add_into};
 use host::{DeviceVector, Gpu};
 

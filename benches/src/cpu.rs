@@ -2,9 +2,6 @@
 //! arithmetic and not the allocator: the plain single-threaded loop (as in the article), the same
 //! work spread over all cores with rayon, and nalgebra (matrixmultiply's blocked SIMD GEMM, one
 //! thread) for the products.
-//!
-//! This file is also compiled into `host/examples/bench_report.rs` (by `#[path]`), so it uses
-//! only `host`, `nalgebra` and `rayon`.
 
 use host::Activation;
 use nalgebra::DMatrix;
@@ -225,13 +222,13 @@ mod tests {
         let want: Vec<f32> = want.iter().map(|&v| v as f32).collect();
         let mut c = vec![f32::NAN; m * n];
         matmul_loop(&a, &b, &mut c, m, k, n);
-        assert!(host::bench::relative_error(&c, &want) < 1e-5);
+        assert!(crate::metrics::relative_error(&c, &want) < 1e-5);
         c.fill(f32::NAN);
         matmul_par(&a, &b, &mut c, k, n);
-        assert!(host::bench::relative_error(&c, &want) < 1e-5);
+        assert!(crate::metrics::relative_error(&c, &want) < 1e-5);
         let mut nm = NalgebraMatmul::new(&a, &b, m, k, n);
         nm.run();
-        assert!(host::bench::relative_error(nm.result(), &want) < 1e-5);
+        assert!(crate::metrics::relative_error(nm.result(), &want) < 1e-5);
 
         let (x, y) = (seq(100_000, 0.3), seq(100_000, 0.7));
         let mut c1 = vec![f32::NAN; x.len()];
@@ -275,7 +272,7 @@ mod tests {
         let mut nd = NalgebraDense::new(&x, &w, &bias, batch, in_f, out_f, Activation::Sigmoid);
         nd.run();
         for got in [&y1[..], &y2[..], nd.result()] {
-            assert!(host::bench::relative_error(got, &want) < 1e-5);
+            assert!(crate::metrics::relative_error(got, &want) < 1e-5);
         }
     }
 }

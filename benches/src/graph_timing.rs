@@ -3,7 +3,7 @@
 //! then 7 to 15 replays timed with CUDA events; the time per op is the median replay / R.
 
 use host::nn::graph::CudaGraph;
-use host::timing::{median, time_gpu_ms};
+use crate::timing::{median, time_gpu_ms};
 use host::{Gpu, Result};
 
 /// Back-to-back launches per replay are chosen to make a replay at least this long.

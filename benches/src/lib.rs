@@ -1,4 +1,7 @@
-//! Shared pieces of the criterion benches in `benches/benches/`: the CPU baselines ([`cpu`]),
+//! The measuring code: timing ([`timing`]), work, units, inputs and accuracy ([`metrics`]), the
+//! PyTorch anchor ([`anchor`]), the CPU baselines ([`cpu`]); the binaries `bench_report` (the
+//! CPU-vs-GPU report with its charts) and `gemm_ladder`; and the shared pieces of the criterion
+//! benches in `benches/benches/`:
 //! the size sweeps, the criterion settings, opening the GPU (or saying why the GPU series are
 //! skipped), and the two GPU timings criterion's `iter_custom` reports:
 //!
@@ -8,8 +11,11 @@
 //!
 //! `BENCH_QUICK=1` shortens the sweeps and the measurement times.
 
+pub mod anchor;
 pub mod cpu;
 pub mod graph_timing;
+pub mod metrics;
+pub mod timing;
 
 use std::time::Duration;
 
@@ -123,13 +129,7 @@ pub fn ok<T>(what: &str, r: host::Result<T>) -> T {
 pub fn kernel_time(gpu: &Gpu, iters: u64, mut f: impl FnMut() -> host::Result<()>) -> Duration {
     let r = (|| -> host::Result<Duration> {
         gpu.bind()?;
-        let cuda = |call: &'static str| {
-            move |e: cust::error::CudaError| Error::Cuda {
-                call,
-                code: e as u32,
-                message: e.to_string(),
-            }
-        };
+        use timing::cuda;
         let start = Event::new(EventFlags::DEFAULT).map_err(cuda("cuEventCreate"))?;
         let stop = Event::new(EventFlags::DEFAULT).map_err(cuda("cuEventCreate"))?;
         start.record(gpu.stream()).map_err(cuda("cuEventRecord"))?;
@@ -158,6 +158,6 @@ pub fn end_to_end_time(gpu: &Gpu, iters: u64, mut f: impl FnMut() -> host::Resul
 
 /// Checks a GPU result against the CPU's before anything is timed; ends the run if it differs.
 pub fn verify(op: &'static str, got: &[f32], want: &[f32], tol: f64) {
-    let err = ok(op, host::bench::verify(op, got, want, tol));
+    let err = ok(op, metrics::verify(op, got, want, tol));
     eprintln!("{op}: GPU matches CPU (relative error {err:.1e})");
 }

@@ -5,6 +5,7 @@
 //! (ordered after the kernels queued there) and are waited for before returning.
 
 use cust::memory::{DeviceBuffer, DeviceCopy};
+use kernels::KernelArg;
 use nalgebra::DMatrix;
 
 use std::sync::Arc;
@@ -131,6 +132,44 @@ impl<T: DeviceCopy> DeviceVector<T> {
     pub fn device_ptr(&self) -> u64 {
         self.buf.as_device_ptr().as_raw()
     }
+
+    /// The device address as a kernel's `*const T` parameter (never dereferenced on the host).
+    pub fn as_ptr(&self) -> *const T {
+        self.device_ptr() as *const T
+    }
+
+    /// The device address as a kernel's `*mut T` parameter (never dereferenced on the host).
+    pub fn as_mut_ptr(&mut self) -> *mut T {
+        self.device_ptr() as *mut T
+    }
+}
+
+/// A device array passed to a typed launcher where the kernel reads `*const T`.
+impl<T: DeviceCopy> KernelArg<*const T> for &DeviceVector<T> {
+    fn into_kernel_arg(self) -> *const T {
+        self.as_ptr()
+    }
+}
+
+/// A device array passed to a typed launcher where the kernel writes through `*mut T`: the
+/// `&mut` borrow says so at the call site.
+impl<T: DeviceCopy> KernelArg<*mut T> for &mut DeviceVector<T> {
+    fn into_kernel_arg(self) -> *mut T {
+        self.as_mut_ptr()
+    }
+}
+
+/// As [`DeviceVector`]'s: a matrix is its row-major array of f32.
+impl KernelArg<*const f32> for &DeviceMatrix {
+    fn into_kernel_arg(self) -> *const f32 {
+        self.as_vector().as_ptr()
+    }
+}
+
+impl KernelArg<*mut f32> for &mut DeviceMatrix {
+    fn into_kernel_arg(self) -> *mut f32 {
+        self.as_vector_mut().as_mut_ptr()
+    }
 }
 
 impl DeviceVector<f32> {
@@ -230,6 +269,16 @@ impl DeviceMatrix {
 
     pub fn device_ptr(&self) -> u64 {
         self.data.device_ptr()
+    }
+
+    /// The device address as a kernel's `*const f32` parameter.
+    pub fn as_ptr(&self) -> *const f32 {
+        self.data.as_ptr()
+    }
+
+    /// The device address as a kernel's `*mut f32` parameter.
+    pub fn as_mut_ptr(&mut self) -> *mut f32 {
+        self.data.as_mut_ptr()
     }
 
     /// The underlying array.

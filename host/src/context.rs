@@ -12,7 +12,7 @@ use kernels::KernelInfo;
 
 use crate::error::{CudaContext, Error, Result};
 use crate::launch::LaunchConfig;
-use crate::module::{FORCE_PTX_ENV, ImageKind, KernelModule, PtxSource, embedded_for, read_ptx_file};
+use crate::module::{FORCE_PTX_ENV, ImageKind, KernelImages, KernelModule, PtxSource, embedded_for, read_ptx_file};
 
 /// What the runtime needs to know about the device.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,6 +231,73 @@ impl Gpu {
     }
 }
 
+/// Kernels of another crate (see [`Gpu::load_kernels`]), loaded into this GPU's context and
+/// launched on its stream: pass `&LoadedKernels` to that crate's typed launchers.
+pub struct LoadedKernels<'gpu> {
+    gpu: &'gpu Gpu,
+    module: KernelModule,
+}
+
+impl Gpu {
+    /// Loads another crate's kernels (built by its build script through `kernel-builder`,
+    /// embedded with [`include_kernels!`](crate::include_kernels)): the cubin for this device if
+    /// there is one, else the PTX.
+    pub fn load_kernels(&self, images: &KernelImages) -> Result<LoadedKernels<'_>> {
+        self.bind()?;
+        let (major, minor) = self.shared.info.compute_capability;
+        Ok(LoadedKernels { gpu: self, module: images.load(major, minor)? })
+    }
+}
+
+impl LoadedKernels<'_> {
+    /// Whether the loaded image contains `kernel` (architecture-specific kernels may be absent).
+    pub fn has(&self, kernel: &KernelInfo) -> bool {
+        self.module.has(kernel)
+    }
+
+    /// Whether the kernels came from a cubin or from PTX.
+    pub fn image(&self) -> ImageKind {
+        self.module.image()
+    }
+
+    /// The architecture of the loaded image.
+    pub fn arch(&self) -> &str {
+        self.module.arch()
+    }
+}
+
+impl Drop for LoadedKernels<'_> {
+    fn drop(&mut self) {
+        // The module is unloaded right after this, in its context.
+        let _ = self.gpu.bind();
+    }
+}
+
+/// Launches on the GPU's stream, as the GPU's own kernels are.
+impl kernels::Launch for LoadedKernels<'_> {
+    type Config = LaunchConfig;
+    type Error = Error;
+
+    unsafe fn launch_raw(&self, kernel: &KernelInfo, config: LaunchConfig, args: &mut [*mut c_void]) -> Result<()> {
+        self.gpu.bind()?;
+        let max_shared = self.gpu.shared.info.max_shared_per_block_optin.max(48 * 1024);
+        // SAFETY: forwarded from the caller (the trait's contract is this fn's).
+        unsafe { self.module.launch(kernel, config, self.gpu.stream.as_inner(), max_shared, args) }
+    }
+}
+
+/// What the typed launchers that `#[kernel]` generates launch through: `k::vec_add_f32(gpu, cfg,
+/// a, b, c, n)` runs the kernel on this GPU's stream.
+impl kernels::Launch for Gpu {
+    type Config = LaunchConfig;
+    type Error = Error;
+
+    unsafe fn launch_raw(&self, kernel: &KernelInfo, config: LaunchConfig, args: &mut [*mut c_void]) -> Result<()> {
+        // SAFETY: forwarded from the caller (the trait's contract is this fn's).
+        unsafe { self.launch(kernel, config, args) }
+    }
+}
+
 /// `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`, which cust does not name.
 fn shared_optin(device: &Device) -> Result<u32> {
     let mut value = 0i32;
@@ -247,7 +314,8 @@ fn shared_optin(device: &Device) -> Result<u32> {
 }
 
 /// Builds the `*mut c_void` argument array `cuLaunchKernel` takes from local variables, in
-/// order. Each argument must already have the exact type of the kernel's parameter.
+/// order. Each argument must already have the exact type of the kernel's parameter. Untyped:
+/// new launch sites use the typed launchers `#[kernel]` generates instead.
 macro_rules! kernel_args {
     ($($arg:expr),* $(,)?) => {
         [$(&$arg as *const _ as *mut ::std::ffi::c_void),*]

@@ -176,17 +176,26 @@ impl KernelModule {
     /// Loads `ptx` (built for `arch`) and looks up every kernel that `arch` should contain.
     /// `device` (`sm_90`) and `why` name the JIT on stderr if it takes more than a moment.
     pub fn load_ptx(ptx: &str, arch: &str, device: &str, why: &str) -> Result<KernelModule> {
+        KernelModule::load_ptx_of(ptx, arch, device, why, kernels::KERNELS)
+    }
+
+    /// As [`KernelModule::load_ptx`], for the kernels of `table` (another crate's kernels).
+    fn load_ptx_of(ptx: &str, arch: &str, device: &str, why: &str, table: &'static [KernelInfo]) -> Result<KernelModule> {
         let module = {
             let _notice = JitNotice::start(device, why);
             Module::from_ptx(ptx, &[]).during("cuModuleLoadData (PTX JIT)")?
         };
-        KernelModule::with_functions(module, arch, ImageKind::Ptx)
+        KernelModule::with_functions(module, arch, ImageKind::Ptx, table)
     }
 
     /// Loads a cubin assembled from the PTX for `arch`.
     pub fn load_cubin(cubin: &[u8], arch: &str) -> Result<KernelModule> {
+        KernelModule::load_cubin_of(cubin, arch, kernels::KERNELS)
+    }
+
+    fn load_cubin_of(cubin: &[u8], arch: &str, table: &'static [KernelInfo]) -> Result<KernelModule> {
         let module = Module::from_cubin(cubin, &[]).during("cuModuleLoadData (cubin)")?;
-        KernelModule::with_functions(module, arch, ImageKind::Cubin)
+        KernelModule::with_functions(module, arch, ImageKind::Cubin, table)
     }
 
     /// The embedded kernels for a device of capability `major.minor`: the cubin unless
@@ -209,9 +218,9 @@ impl KernelModule {
         KernelModule::load_ptx(e.ptx.text(), e.arch, &device, &why)
     }
 
-    fn with_functions(module: Module, arch: &str, image: ImageKind) -> Result<KernelModule> {
+    fn with_functions(module: Module, arch: &str, image: ImageKind, table: &'static [KernelInfo]) -> Result<KernelModule> {
         let mut functions = HashMap::new();
-        for k in kernels::KERNELS.iter().filter(|k| k.available_on(arch)) {
+        for k in table.iter().filter(|k| k.available_on(arch)) {
             let f = module
                 .get_function(k.name)
                 .map_err(|_| Error::MissingKernel { name: k.name, hint: ": rebuild the PTX with `cargo xtask build-ptx`" })?;
@@ -298,6 +307,64 @@ impl KernelModule {
         limits.insert(kernel.name, bytes);
         Ok(())
     }
+}
+
+/// The kernels of a crate other than this runtime's own, embedded by its build script through
+/// `kernel-builder` ([`include_kernels!`](crate::include_kernels)): its kernel table and one
+/// `(architecture, PTX, cubin or empty)` image per architecture it was built for.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelImages {
+    pub kernels: &'static [KernelInfo],
+    pub images: &'static [(&'static str, &'static [u8], &'static [u8])],
+}
+
+impl KernelImages {
+    /// The image for a device of capability `major.minor`: the architecture-specific build for
+    /// exactly this device (`sm_90a` on 9.0), else the newest that runs on it (PTX JIT-compiles
+    /// forward); with whether its cubin runs here as is (SASS runs within its major version).
+    pub fn pick(&self, major: i32, minor: i32) -> Option<PickedImage> {
+        let runs = |arch: &str| arch_runs_on(arch, major, minor);
+        let best = self
+            .images
+            .iter()
+            .filter(|(arch, _, _)| runs(arch))
+            .max_by_key(|(arch, _, _)| parse_arch(arch).map(|(ma, mi, specific)| (specific, ma, mi)))?;
+        let (arch, ptx, cubin) = *best;
+        let sass_runs = parse_arch(arch).is_some_and(|(ma, mi, specific)| ma == major && if specific { mi == minor } else { mi <= minor });
+        Some(PickedImage { arch, ptx, cubin: Some(cubin).filter(|c| !c.is_empty() && sass_runs) })
+    }
+
+    /// Loads the best image for a device of capability `major.minor`: the cubin where it runs
+    /// here (else, or if the driver rejects it, the PTX).
+    pub(crate) fn load(&self, major: i32, minor: i32) -> Result<KernelModule> {
+        let PickedImage { arch, ptx, cubin } = self.pick(major, minor).ok_or(Error::UnsupportedDevice { name: "this GPU".into(), major, minor })?;
+        if let Some(cubin) = cubin {
+            match KernelModule::load_cubin_of(cubin, arch, self.kernels) {
+                Ok(m) => return Ok(m),
+                Err(err) => eprintln!("note: the embedded {arch} cubin did not load ({err}); using its PTX"),
+            }
+        }
+        let ptx = std::str::from_utf8(ptx).map_err(|_| Error::InvalidArgument { op: "load_kernels", reason: format!("the {arch} PTX is not text") })?;
+        KernelModule::load_ptx_of(ptx, arch, &format!("sm_{major}{minor}"), "no cubin for this GPU", self.kernels)
+    }
+}
+
+/// What [`KernelImages::pick`] chose for a device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PickedImage {
+    pub arch: &'static str,
+    pub ptx: &'static [u8],
+    /// The cubin, where there is one and it runs on the device as is.
+    pub cubin: Option<&'static [u8]>,
+}
+
+/// The [`KernelImages`] a build script wrote with `kernel_builder::Builder::build_for_cargo`
+/// for the kernel crate `$krate` (its library name): `include_kernels!(my_kernels)`.
+#[macro_export]
+macro_rules! include_kernels {
+    ($krate:ident) => {
+        $crate::module::KernelImages { kernels: $krate::KERNELS, images: include!(concat!(env!("OUT_DIR"), "/", stringify!($krate), ".images.rs")) }
+    };
 }
 
 /// Says on stderr, from a helper thread, what the program waits for when a PTX load lasts more
@@ -414,6 +481,17 @@ mod tests {
         // The error for older GPUs names the same minimum.
         let e = Error::UnsupportedDevice { name: "old".into(), major: 7, minor: 5 }.to_string();
         assert!(e.contains("need 8.0 or newer"), "{e}");
+    }
+
+    #[test]
+    fn picking_another_crates_image() {
+        let images = KernelImages { kernels: &[], images: &[("sm_80", b"p80", b"c80"), ("sm_90a", b"p90a", b""), ("sm_86", b"p86", b"c86")] };
+        let pick = |major, minor| images.pick(major, minor).map(|p| (p.arch, p.cubin.is_some()));
+        assert_eq!(pick(7, 5), None);
+        assert_eq!(pick(8, 0), Some(("sm_80", true)));
+        assert_eq!(pick(8, 9), Some(("sm_86", true)), "the newest that runs");
+        assert_eq!(pick(9, 0), Some(("sm_90a", false)), "the specific build, whose cubin is missing");
+        assert_eq!(pick(12, 0), Some(("sm_86", false)), "newer GPUs JIT the PTX");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Device code for the GPU, written in Rust and compiled to PTX by rustc's own
-//! `nvptx64-nvidia-cuda` backend (`cargo xtask build-ptx`).
+//! Device code for the GPU, written in Rust on top of the device-support crate `kernel_std` (as
+//! any kernel crate would be) and compiled to PTX by rustc's own `nvptx64-nvidia-cuda` backend
+//! through `kernel-builder` (`cargo xtask build-ptx`, or the host's build script).
 //!
 //! On the GPU target every `#[kernel]` becomes a PTX entry. On the host this crate compiles too,
 //! without the kernel bodies: the host uses its launch descriptors ([`KERNELS`]), its tile
@@ -7,11 +8,11 @@
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
-    feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, gpu_intrinsics, gpu_launch_sized_workgroup_mem, core_intrinsics)
+    feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, core_intrinsics)
 )]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
-pub use kernel_macros::kernel;
+pub use kernel_std::kernel;
 
 /// Repeats a block once per listed constant, binding it to `$i`: a loop the compiler must
 /// unroll, so register arrays indexed by `$i` stay in registers (a run-time index would move them
@@ -28,9 +29,7 @@ pub mod math;
 pub mod vector;
 
 #[cfg(target_arch = "nvptx64")]
-pub mod shared;
-#[cfg(target_arch = "nvptx64")]
-pub mod thread;
+pub use kernel_std::{shared, thread};
 
 pub mod activation;
 pub mod dense;
@@ -41,10 +40,4 @@ pub mod reduce;
 pub mod softmax;
 
 pub use info::{KERNELS, KernelInfo, MinArch, ParamKind};
-
-#[cfg(target_arch = "nvptx64")]
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    // SAFETY: `trap` aborts the kernel; the host sees a launch failure on its next sync.
-    unsafe { core::arch::nvptx::trap() }
-}
+pub use kernel_std::launch::{KernelArg, Launch};

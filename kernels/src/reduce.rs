@@ -20,56 +20,8 @@ pub const SUM_BLOCK: u32 = 1024;
 /// Dynamic shared memory of [`sum_scaled_accum_f32`]: one partial per warp.
 pub const SUM_SHARED_BYTES: u32 = 32 * 4;
 
-/// `shfl.sync.bfly`: the value of lane `lane ^ mask` of the (fully active) warp.
 #[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub(crate) fn shfl_xor_f32(v: f32, mask: u32) -> f32 {
-    let r: f32;
-    // SAFETY: a register-only warp shuffle; every caller runs it with all 32 lanes converged.
-    unsafe {
-        core::arch::asm!("shfl.sync.bfly.b32 {r}, {v}, {m}, 0x1f, 0xffffffff;", r = out(reg32) r, v = in(reg32) v, m = in(reg32) mask)
-    };
-    r
-}
-
-/// As [`shfl_xor_f32`] for a `u32`.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub(crate) fn shfl_xor_u32(v: u32, mask: u32) -> u32 {
-    let r: u32;
-    // SAFETY: as `shfl_xor_f32`.
-    unsafe {
-        core::arch::asm!("shfl.sync.bfly.b32 {r}, {v}, {m}, 0x1f, 0xffffffff;", r = out(reg32) r, v = in(reg32) v, m = in(reg32) mask)
-    };
-    r
-}
-
-/// Sum over the warp (butterfly: every lane gets the total, in the same order on every lane).
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub(crate) fn warp_sum(mut v: f32) -> f32 {
-    let mut m = 16;
-    while m > 0 {
-        v += shfl_xor_f32(v, m);
-        m >>= 1;
-    }
-    v
-}
-
-/// Maximum over the warp (every lane gets it).
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-pub(crate) fn warp_max(mut v: f32) -> f32 {
-    let mut m = 16;
-    while m > 0 {
-        let o = shfl_xor_f32(v, m);
-        if o > v {
-            v = o;
-        }
-        m >>= 1;
-    }
-    v
-}
+pub(crate) use kernel_std::warp::{shfl_xor_f32, shfl_xor_u32, warp_max, warp_sum};
 
 /// dZ[r, c] = dY[r, c]·f'(Y[r, c]) and db[c] = Σ_r dZ[r, c]: a dense layer's backward pass from
 /// the gradient of its output to that of its pre-activation and bias, in one read of dY and Y.

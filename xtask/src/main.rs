@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use xtask::ptx::{DEFAULT_ARCHES, PtxBuild};
+use xtask::ptx::DEFAULT_ARCHES;
 use xtask::{cubin, ptxas, ptxinfo};
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
@@ -76,29 +76,20 @@ fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn workspace() -> PathBuf {
-    xtask::ptx::workspace_from_manifest_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+    xtask::workspace_from_manifest_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
 }
 
+/// Builds the PTX only: the cubins come from `validate-ptx` (for more SASS architectures) or the
+/// host's build script.
 fn build_all(arches: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
-    let ws = workspace();
-    let out_dir = ws.join("target/ptx");
-    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
-    let mut built = Vec::new();
-    for arch in arches {
-        let started = std::time::Instant::now();
-        let b = PtxBuild { workspace: ws.clone(), out_dir: out_dir.clone(), arch: arch.clone(), verbose: true };
-        let path = b.build()?;
-        let ptx = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-        println!(
-            "built {} ({} kernels, {:.1} KiB) in {:.1}s",
-            path.display(),
-            ptxinfo::entries(&ptx).len(),
-            ptx.len() as f64 / 1024.0,
-            started.elapsed().as_secs_f64()
-        );
-        built.push((arch.clone(), path));
+    let started = std::time::Instant::now();
+    let built = xtask::kernels_builder(&workspace()).arches(arches).cubins(kernel_builder::Cubins::Never).verbose(true).build()?;
+    for m in &built.modules {
+        let ptx = std::fs::read_to_string(&m.ptx).map_err(|e| e.to_string())?;
+        println!("built {} ({} kernels, {:.1} KiB)", m.ptx.display(), ptxinfo::entries(&ptx).len(), ptx.len() as f64 / 1024.0);
     }
-    Ok(built)
+    println!("in {:.1}s, source hash {}", started.elapsed().as_secs_f64(), built.hash);
+    Ok(built.modules.into_iter().map(|m| (m.arch, m.ptx)).collect())
 }
 
 /// The SASS architectures each PTX is assembled for: its own, plus sm_90 for `sm_80` PTX (the
@@ -162,24 +153,8 @@ fn validate_all(built: &[(String, PathBuf)]) -> Result<(), String> {
     }
 }
 
-/// Each kernel in the table must be an entry of the PTX (unless its architecture is above this
-/// one) with the parameter sizes and pointer-ness its Rust signature declares.
+/// Each kernel in the table must be an entry of the PTX with the parameter list its Rust
+/// signature declares (the builder checks this too; here it is reported with the resources).
 fn check_signatures(ptx: &str, arch: &str) -> Vec<String> {
-    let entries = ptxinfo::entries(ptx);
-    let mut failures = Vec::new();
-    for k in kernels::KERNELS {
-        if !k.available_on(arch) {
-            continue;
-        }
-        let Some(e) = entries.iter().find(|e| e.name == k.name) else {
-            failures.push(format!("{arch}: kernel `{}` is missing from the PTX", k.name));
-            continue;
-        };
-        let want: Vec<(u32, bool)> = k.params.iter().map(|p| (p.bytes(), p.is_pointer())).collect();
-        let got: Vec<(u32, bool)> = e.params.iter().map(|p| (p.bytes, p.is_ptr)).collect();
-        if want != got {
-            failures.push(format!("{arch}: `{}` parameters (bytes, pointer) are {got:?} in PTX, {want:?} in Rust", k.name));
-        }
-    }
-    failures
+    xtask::ptx::check_entries(ptx, arch, kernels::KERNELS)
 }

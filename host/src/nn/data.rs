@@ -51,8 +51,9 @@ pub struct Dataset {
 impl Dataset {
     /// Checks that the parts fit together and every label is a class.
     pub fn new(x: Vec<f32>, y: Vec<u32>, features: usize, classes: usize) -> Result<Dataset, DataError> {
-        if features == 0 || x.len() % features != 0 || x.len() / features != y.len() {
-            return Err(DataError::CountMismatch { images: if features == 0 { 0 } else { x.len() / features }, labels: y.len() });
+        let images = x.len().checked_div(features).unwrap_or(0);
+        if features == 0 || !x.len().is_multiple_of(features) || images != y.len() {
+            return Err(DataError::CountMismatch { images, labels: y.len() });
         }
         if let Some((index, &label)) = y.iter().enumerate().find(|&(_, &l)| l as usize >= classes) {
             return Err(DataError::LabelOutOfRange { index, label, classes });

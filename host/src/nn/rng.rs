@@ -25,7 +25,7 @@ impl Rng {
 
     /// Uniform integer in [0, n) (Lemire's multiply-shift; the bias is below 2⁻³² for n < 2³²).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Standard normal (Box–Muller).

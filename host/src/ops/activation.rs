@@ -7,7 +7,7 @@ pub use kernels::math::Activation;
 use super::elementwise::stream_config;
 use super::expect_shape;
 use crate::buffer::DeviceVector;
-use crate::context::{Gpu, kernel_args};
+use crate::context::Gpu;
 use crate::error::Result;
 use crate::launch::LaunchConfig;
 
@@ -38,10 +38,8 @@ pub fn sigmoid_into(gpu: &Gpu, x: &DeviceVector<f32>, y: &mut DeviceVector<f32>,
                 return Ok(());
             }
             let cfg = LaunchConfig::for_num_elems("sigmoid_f32", n, BLOCK_1D)?;
-            let (xp, yp) = (x.device_ptr(), y.device_ptr());
-            let mut args = kernel_args![xp, yp, n];
             // SAFETY: two device arrays of n f32.
-            unsafe { gpu.launch(&k::SIGMOID_F32, cfg, &mut args) }
+            unsafe { k::sigmoid_f32(gpu, cfg, x, y, n) }
         }
         SigmoidKernel::Vectorized => activation_into(gpu, x, y, Activation::Sigmoid),
     }
@@ -51,21 +49,19 @@ pub fn sigmoid_into(gpu: &Gpu, x: &DeviceVector<f32>, y: &mut DeviceVector<f32>,
 /// [`activation_in_place`] for that).
 pub fn activation_into(gpu: &Gpu, x: &DeviceVector<f32>, y: &mut DeviceVector<f32>, act: Activation) -> Result<()> {
     expect_shape("activation", "output length", x.len(), y.len())?;
-    launch_activation(gpu, x.device_ptr(), y.device_ptr(), x.len(), act)
+    launch_activation(gpu, x.as_ptr(), y.as_mut_ptr(), x.len(), act)
 }
 
 /// x = act(x).
 pub fn activation_in_place(gpu: &Gpu, x: &mut DeviceVector<f32>, act: Activation) -> Result<()> {
-    launch_activation(gpu, x.device_ptr(), x.device_ptr(), x.len(), act)
+    let p = x.as_mut_ptr();
+    launch_activation(gpu, p, p, x.len(), act)
 }
 
-fn launch_activation(gpu: &Gpu, x: u64, y: u64, n: usize, act: Activation) -> Result<()> {
+fn launch_activation(gpu: &Gpu, x: *const f32, y: *mut f32, n: usize, act: Activation) -> Result<()> {
     if n == 0 {
         return Ok(());
     }
-    let cfg = stream_config(n);
-    let code = act as u32;
-    let mut args = kernel_args![x, y, n, code];
     // SAFETY: x and y hold n f32, 16-byte aligned, equal or disjoint.
-    unsafe { gpu.launch(&k::ACTIVATION_F32X4, cfg, &mut args) }
+    unsafe { k::activation_f32x4(gpu, stream_config(n), x, y, n, act as u32) }
 }

@@ -5,7 +5,7 @@ use kernels::dense::{self as k, NAIVE_BLOCK};
 pub use super::activation::Activation;
 use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
-use crate::context::{Gpu, kernel_args};
+use crate::context::Gpu;
 use crate::error::Result;
 use crate::launch::LaunchConfig;
 
@@ -33,9 +33,6 @@ pub fn dense_into(
         return Ok(());
     }
     let cfg = LaunchConfig::for_2d("dense_naive_f32", batch, out_f, NAIVE_BLOCK)?;
-    let (xp, wp, bp, yp) = (x.device_ptr(), w.device_ptr(), b.device_ptr(), y.device_ptr());
-    let code = act as u32;
-    let mut args = kernel_args![xp, wp, bp, yp, batch, in_f, out_f, code];
     // SAFETY: shapes checked above; the grid covers batch×out.
-    unsafe { gpu.launch(&k::DENSE_NAIVE_F32, cfg, &mut args) }
+    unsafe { k::dense_naive_f32(gpu, cfg, x, w, b, y, batch, in_f, out_f, act as u32) }
 }

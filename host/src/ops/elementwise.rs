@@ -5,7 +5,7 @@ use kernels::vector::{STREAM_BLOCK, STREAM_CHUNK};
 
 use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
-use crate::context::{Gpu, kernel_args};
+use crate::context::Gpu;
 use crate::error::Result;
 use crate::launch::{Dim3, LaunchConfig, MAX_GRID};
 
@@ -41,19 +41,15 @@ pub fn vec_add_into(
     if n == 0 {
         return Ok(());
     }
-    let (a, b, c) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
     match kernel {
         VecAddKernel::Naive => {
             let cfg = LaunchConfig::for_num_elems("vec_add_f32", n, BLOCK_1D)?;
-            let mut args = kernel_args![a, b, c, n];
             // SAFETY: three device arrays of n f32, checked above.
-            unsafe { gpu.launch(&k::VEC_ADD_F32, cfg, &mut args) }
+            unsafe { k::vec_add_f32(gpu, cfg, a, b, c, n) }
         }
         VecAddKernel::Vectorized => {
-            let cfg = stream_config(n);
-            let mut args = kernel_args![a, b, c, n];
             // SAFETY: as above; cuMemAlloc'd buffers are 16-byte aligned.
-            unsafe { gpu.launch(&k::VEC_ADD_F32X4, cfg, &mut args) }
+            unsafe { k::vec_add_f32x4(gpu, stream_config(n), a, b, c, n) }
         }
     }
 }
@@ -102,8 +98,6 @@ pub fn mat_add_into_with(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut 
         return vec_add_into(gpu, a.as_vector(), b.as_vector(), c, VecAddKernel::Vectorized);
     }
     let cfg = LaunchConfig::for_2d_strided(rows, cols, BLOCK_2D);
-    let (a, b, c) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-    let mut args = kernel_args![a, b, c, rows, cols];
     // SAFETY: three rows×cols device matrices, checked above.
-    unsafe { gpu.launch(&k::MAT_ADD_F32, cfg, &mut args) }
+    unsafe { k::mat_add_f32(gpu, cfg, a, b, c, rows, cols) }
 }

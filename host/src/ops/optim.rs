@@ -6,7 +6,7 @@ pub use kernels::optim::{AdamParams, SgdParams};
 
 use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
 use crate::buffer::{DeviceMatrix, DeviceVector};
-use crate::context::{Gpu, kernel_args};
+use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::launch::{Dim3, LaunchConfig};
 
@@ -16,6 +16,14 @@ pub trait Tensor {
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// The device address as a kernel's `*const f32` parameter.
+    fn as_ptr(&self) -> *const f32 {
+        self.device_ptr() as *const f32
+    }
+    /// The device address as a kernel's `*mut f32` parameter.
+    fn as_mut_ptr(&mut self) -> *mut f32 {
+        self.device_ptr() as *mut f32
     }
 }
 
@@ -47,19 +55,17 @@ pub fn sgd_step<P: Tensor, G: Tensor, V: Tensor>(gpu: &Gpu, p: &mut P, g: &G, ve
     let v = match velocity {
         Some(v) => {
             expect_shape("sgd_step", "velocity length", p.len(), v.len())?;
-            v.device_ptr()
+            v.as_mut_ptr()
         }
-        None if hp.momentum == 0.0 => 0,
+        None if hp.momentum == 0.0 => std::ptr::null_mut(),
         None => return Err(Error::InvalidArgument { op: "sgd_step", reason: "momentum needs a velocity buffer".into() }),
     };
     let n = p.len();
     if n == 0 {
         return Ok(());
     }
-    let (pp, gp) = (p.device_ptr(), g.device_ptr());
-    let mut args = kernel_args![pp, gp, v, n, hp];
     // SAFETY: p, g, v hold n f32 each (checked), distinct buffers.
-    unsafe { gpu.launch(&k::SGD_MOMENTUM_F32, elementwise(gpu, n), &mut args) }
+    unsafe { k::sgd_momentum_f32(gpu, elementwise(gpu, n), p.as_mut_ptr(), g.as_ptr(), v, n, hp) }
 }
 
 /// One Adam step at the step number held in `step` (a device counter, see [`count_step`]).
@@ -80,19 +86,15 @@ pub fn adam_step<P: Tensor, G: Tensor, M: Tensor>(
     if n == 0 {
         return Ok(());
     }
-    let (pp, gp, mp, vp, sp) = (p.device_ptr(), g.device_ptr(), m.device_ptr(), v.device_ptr(), step.device_ptr());
-    let mut args = kernel_args![pp, gp, mp, vp, n, sp, hp];
     // SAFETY: p, g, m, v hold n f32 each (checked), distinct; step holds one u32.
-    unsafe { gpu.launch(&k::ADAM_F32, elementwise(gpu, n), &mut args) }
+    unsafe { k::adam_f32(gpu, elementwise(gpu, n), p.as_mut_ptr(), g.as_ptr(), m.as_mut_ptr(), v.as_mut_ptr(), n, step, hp) }
 }
 
 /// counter[0] += 1, on the stream.
 pub fn count_step(gpu: &Gpu, counter: &mut DeviceVector<u32>) -> Result<()> {
     expect_shape("count_step", "counter length", 1, counter.len())?;
-    let c = counter.device_ptr();
-    let mut args = kernel_args![c];
     // SAFETY: one u32.
-    unsafe { gpu.launch(&k::COUNT_STEP_U32, LaunchConfig::grid_stride(1, 32, 1), &mut args) }
+    unsafe { k::count_step_u32(gpu, LaunchConfig::grid_stride(1, 32, 1), counter) }
 }
 
 /// Gathers batch number `batch[0]` of a permuted dataset: dst row i = src row perm[b·rows + i].
@@ -113,14 +115,12 @@ pub fn gather_rows(
     if rows == 0 || cols == 0 {
         return Ok(());
     }
-    let (s, sl, p, b, d, dl) = (src.device_ptr(), src_labels.device_ptr(), perm.device_ptr(), batch.device_ptr(), dst.device_ptr(), dst_labels.device_ptr());
     let (src_rows, perm_len) = (src.rows(), perm.len());
-    let mut args = kernel_args![s, sl, p, b, d, dl, rows, cols, src_rows, perm_len];
     // Blocks walk the rows (about 16 per multiprocessor: a block per row of a 4096-row batch
     // was 16384 blocks of a few hundred bytes each), their threads the columns, four at a time.
     let sms = gpu.info().multiprocessors as usize;
     let grid = Dim3 { x: cols.div_ceil(4 * OPTIM_BLOCK as usize).min(64) as u32, y: rows.min(16 * sms).min(65535) as u32, z: 1 };
     let cfg = LaunchConfig { grid, block: Dim3::x(OPTIM_BLOCK), shared_mem_bytes: 0 };
     // SAFETY: every length is passed and checked on the device; outputs are distinct buffers.
-    unsafe { gpu.launch(&k::GATHER_ROWS_F32, cfg, &mut args) }
+    unsafe { k::gather_rows_f32(gpu, cfg, src, src_labels, perm, batch, dst, dst_labels, rows, cols, src_rows, perm_len) }
 }

@@ -6,7 +6,7 @@ pub use kernels::math::Activation;
 
 use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
-use crate::context::{Gpu, SPLIT_COUNTERS, SPLIT_WORKSPACE, kernel_args};
+use crate::context::{Gpu, SPLIT_COUNTERS, SPLIT_WORKSPACE};
 use crate::error::{Error, Result};
 use crate::launch::{Dim3, LaunchConfig};
 
@@ -30,18 +30,17 @@ fn col_sum_config(rows: usize, cols: usize, sms: usize) -> Result<(LaunchConfig,
     Ok((LaunchConfig { grid, block: Dim3::xy(COL_SUM_BLOCK.0, COL_SUM_BLOCK.1), shared_mem_bytes: COL_SUM_SHARED_BYTES }, chunk_rows))
 }
 
-fn launch_col_sum(gpu: &Gpu, dy: u64, y: u64, dz: u64, db: u64, (rows, cols): (usize, usize), act: Activation) -> Result<()> {
+#[allow(clippy::too_many_arguments)]
+fn launch_col_sum(gpu: &Gpu, dy: *const f32, y: *const f32, dz: *mut f32, db: &mut DeviceVector<f32>, (rows, cols): (usize, usize), act: Activation) -> Result<()> {
     if cols == 0 {
         return Ok(());
     }
     let (cfg, chunk_rows) = col_sum_config(rows, cols, gpu.info().multiprocessors as usize)?;
-    let code = act as u32;
     let (sem, ws) = gpu.split_buffers();
-    let mut args = kernel_args![dy, y, dz, db, rows, cols, code, chunk_rows, ws, sem];
     // SAFETY: the callers check every shape; dz equals dy or is disjoint from it; db is disjoint;
     // with more than one chunk, the stream's counters and workspace hold a counter per strip
     // and a slot per strip, chunk and column (`col_sum_chunks`), used in stream order.
-    unsafe { gpu.launch(&k::ACT_BACKWARD_COL_SUM_F32, cfg, &mut args) }
+    unsafe { k::act_backward_col_sum_f32(gpu, cfg, dy, y, dz, db, rows, cols, act as u32, chunk_rows, ws as *mut f32, sem as *mut u32) }
 }
 
 /// In place: dz ← dz ⊙ act'(y) (dz holds dY on entry), and db[c] = Σ_r dz[r, c] of the result.
@@ -49,16 +48,17 @@ fn launch_col_sum(gpu: &Gpu, dy: u64, y: u64, dz: u64, db: u64, (rows, cols): (u
 pub fn act_backward_col_sum(gpu: &Gpu, dz: &mut DeviceMatrix, y: &DeviceMatrix, act: Activation, db: &mut DeviceVector<f32>) -> Result<()> {
     expect_shape("act_backward_col_sum", "Y shape (= dY shape)", dz.shape(), y.shape())?;
     expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
-    let p = dz.device_ptr();
-    launch_col_sum(gpu, p, y.device_ptr(), p, db.device_ptr(), dz.shape(), act)
+    let shape = dz.shape();
+    let p = dz.as_mut_ptr();
+    launch_col_sum(gpu, p, y.as_ptr(), p, db, shape, act)
 }
 
 /// out[c] = Σ_r x[r, c] (a bias gradient from dZ); rows = 0 gives zeros.
 pub fn col_sum(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>) -> Result<()> {
     expect_shape("col_sum", "output length (= columns)", x.cols(), out.len())?;
-    let p = x.device_ptr();
+    let p = x.as_ptr();
     // The kernel writes dz only when it differs from dy or act is not Identity: x is only read.
-    launch_col_sum(gpu, p, 0, p, out.device_ptr(), x.shape(), Activation::Identity)
+    launch_col_sum(gpu, p, std::ptr::null(), p.cast_mut(), out, x.shape(), Activation::Identity)
 }
 
 /// acc[0] += scale·Σ x.
@@ -67,8 +67,6 @@ pub fn sum_scaled_accumulate(gpu: &Gpu, x: &DeviceVector<f32>, acc: &mut DeviceV
         return Err(Error::ShapeMismatch { op: "sum_scaled_accumulate", expected: "an accumulator of at least 1 element".into(), got: "0".into() });
     }
     let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(SUM_BLOCK), shared_mem_bytes: SUM_SHARED_BYTES };
-    let (xp, n, ap) = (x.device_ptr(), x.len(), acc.device_ptr());
-    let mut args = kernel_args![xp, n, ap, scale];
-    // SAFETY: x holds n f32; acc holds at least one, and is a different buffer.
-    unsafe { gpu.launch(&k::SUM_SCALED_ACCUM_F32, cfg, &mut args) }
+    // SAFETY: x holds x.len() f32; acc holds at least one, and is a different buffer.
+    unsafe { k::sum_scaled_accum_f32(gpu, cfg, x, x.len(), acc, scale) }
 }

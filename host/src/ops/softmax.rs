@@ -4,7 +4,7 @@ use kernels::softmax::{self as k, ROW_BLOCK};
 
 use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
 use crate::buffer::{DeviceMatrix, DeviceVector};
-use crate::context::{Gpu, kernel_args};
+use crate::context::Gpu;
 use crate::error::Result;
 use crate::launch::LaunchConfig;
 
@@ -32,10 +32,8 @@ pub fn softmax_cross_entropy(
         return Ok(());
     }
     let cfg = row_config(gpu, rows);
-    let (z, l, d, rl) = (logits.device_ptr(), labels.device_ptr(), dlogits.device_ptr(), row_loss.device_ptr());
-    let mut args = kernel_args![z, l, d, rl, rows, cols, grad_scale];
     // SAFETY: shapes checked above; dlogits and row_loss are distinct buffers from the inputs.
-    unsafe { gpu.launch(&k::SOFTMAX_XENT_F32, cfg, &mut args) }
+    unsafe { k::softmax_xent_f32(gpu, cfg, logits, labels, dlogits, row_loss, rows, cols, grad_scale) }
 }
 
 /// pred[r] = argmax of row r (first on ties), and correct[0] += #rows with pred = label.
@@ -58,8 +56,6 @@ pub fn argmax_count(
         return Err(crate::Error::InvalidArgument { op: "argmax_count", reason: "rows with no columns have no argmax".into() });
     }
     let cfg = row_config(gpu, rows);
-    let (z, l, p, c) = (logits.device_ptr(), labels.device_ptr(), pred.device_ptr(), correct.device_ptr());
-    let mut args = kernel_args![z, l, p, c, rows, cols];
     // SAFETY: shapes checked above.
-    unsafe { gpu.launch(&k::ARGMAX_F32, cfg, &mut args) }
+    unsafe { k::argmax_f32(gpu, cfg, logits, labels, pred, correct, rows, cols) }
 }

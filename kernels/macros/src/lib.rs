@@ -1,9 +1,12 @@
 //! `#[kernel]`: marks a `pub unsafe fn` as a GPU entry point.
 //!
-//! On `nvptx64` it becomes `#[no_mangle] pub unsafe extern "ptx-kernel" fn`; on the host the body
-//! is dropped (the host only needs the signature table). Either way it emits a
-//! `pub const <NAME_IN_CAPS>: crate::KernelInfo` describing the name and parameter layout, which
-//! the host uses to launch and the xtask uses to check the PTX.
+//! On `nvptx64` it becomes `#[no_mangle] pub unsafe extern "ptx-kernel" fn`. On the host the body
+//! is dropped and, in its place, a typed launcher of the same name and parameters is emitted:
+//! `pub unsafe fn name<L: kernel_std::Launch>(on: &L, config: L::Config, a: impl KernelArg<A>, …)`,
+//! so that a wrong argument count or type is a compile error. Either way it emits a
+//! `pub const <NAME_IN_CAPS>: kernel_std::KernelInfo` describing the name and parameter layout,
+//! which the host looks the kernel up by and the builder checks the PTX against. The generated
+//! code names `::kernel_std`: a kernel crate depends on it under that name.
 //!
 //! `#[kernel(sm_90a)]` compiles the body only into `sm_90a` PTX (Hopper-only instructions).
 //! `#[kernel(max_threads = 256, min_blocks = 2)]` are CUDA's launch bounds: the builder writes
@@ -104,14 +107,18 @@ fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
 
     let mut kinds = Vec::new();
     let mut copy_checks = Vec::new();
+    let mut names = Vec::new();
+    let mut types = Vec::new();
     for arg in &sig.inputs {
         let FnArg::Typed(pt) = arg else {
             return Err(syn::Error::new(arg.span(), "a #[kernel] cannot take `self`"));
         };
-        if !matches!(&*pt.pat, Pat::Ident(_)) {
+        let Pat::Ident(pi) = &*pt.pat else {
             return Err(syn::Error::new(pt.pat.span(), "a #[kernel] parameter must be a plain name"));
-        }
+        };
         let ty = &*pt.ty;
+        names.push(pi.ident.clone());
+        types.push(ty.clone());
         copy_checks.push(quote! { __assert_copy::<#ty>(); });
         kinds.push(param_kind(ty));
     }
@@ -124,12 +131,18 @@ fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
     let block = &func.block;
     let doc = format!("Launch descriptor of the `{name_str}` kernel: its PTX name and parameter layout.");
     let check_fn = format_ident!("__kernel_param_checks_{}", name_str);
+    let docs: Vec<_> = func.attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
+    let launcher_doc = format!(
+        "Host launcher of the `{name_str}` kernel: launches it through `on` with `config`, one argument per kernel \
+         parameter, each of the parameter's type or convertible to it ([`::kernel_std::KernelArg`])."
+    );
+    let count = names.len();
 
     let (device_cfg, min_arch) = match min_arch {
-        MinArch::Any => (quote! { #[cfg(target_arch = "nvptx64")] }, quote! { crate::MinArch::Any }),
+        MinArch::Any => (quote! { #[cfg(target_arch = "nvptx64")] }, quote! { ::kernel_std::MinArch::Any }),
         MinArch::Sm90a => (
             quote! { #[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))] },
-            quote! { crate::MinArch::Sm90a },
+            quote! { ::kernel_std::MinArch::Sm90a },
         ),
     };
     Ok(quote! {
@@ -138,8 +151,25 @@ fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn #name(#inputs) #block
 
+        #[cfg(not(target_arch = "nvptx64"))]
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #launcher_doc]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn #name<L: ::kernel_std::Launch + ?::core::marker::Sized>(
+            on: &L,
+            config: L::Config,
+            #(#names: impl ::kernel_std::KernelArg<#types>),*
+        ) -> ::core::result::Result<(), L::Error> {
+            #(let mut #names: #types = ::kernel_std::KernelArg::<#types>::into_kernel_arg(#names);)*
+            let mut args: [*mut ::core::ffi::c_void; #count] = [#(&mut #names as *mut #types as *mut ::core::ffi::c_void),*];
+            // SAFETY: one pointer per parameter, in order, each to a value of the parameter's
+            // own type; the caller vouches for the device memory (this fn's contract).
+            unsafe { ::kernel_std::Launch::launch_raw(on, &#info_ident, config, &mut args) }
+        }
+
         #[doc = #doc]
-        pub const #info_ident: crate::KernelInfo = crate::KernelInfo {
+        pub const #info_ident: ::kernel_std::KernelInfo = ::kernel_std::KernelInfo {
             name: #name_str,
             params: &[#(#kinds),*],
             min_arch: #min_arch,
@@ -155,20 +185,20 @@ fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
     })
 }
 
-/// Maps a parameter type to its `crate::ParamKind`. Anything that is not a pointer or a known
+/// Maps a parameter type to its `kernel_std::ParamKind`. Anything that is not a pointer or a known
 /// scalar is passed by value as an aggregate of `size_of::<T>()` bytes.
 fn param_kind(ty: &Type) -> proc_macro2::TokenStream {
     match ty {
-        Type::Ptr(_) => quote! { crate::ParamKind::Pointer },
+        Type::Ptr(_) => quote! { ::kernel_std::ParamKind::Pointer },
         Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
             match p.path.segments[0].ident.to_string().as_str() {
-                "f32" => quote! { crate::ParamKind::F32 },
-                "u32" | "i32" => quote! { crate::ParamKind::Word },
-                "u64" | "i64" | "usize" | "isize" => quote! { crate::ParamKind::DoubleWord },
-                "TensorMap" => quote! { crate::ParamKind::TensorMap },
-                _ => quote! { crate::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
+                "f32" => quote! { ::kernel_std::ParamKind::F32 },
+                "u32" | "i32" => quote! { ::kernel_std::ParamKind::Word },
+                "u64" | "i64" | "usize" | "isize" => quote! { ::kernel_std::ParamKind::DoubleWord },
+                "TensorMap" => quote! { ::kernel_std::ParamKind::TensorMap },
+                _ => quote! { ::kernel_std::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
             }
         }
-        _ => quote! { crate::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
+        _ => quote! { ::kernel_std::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
     }
 }

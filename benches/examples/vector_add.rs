@@ -2,12 +2,10 @@
 //! kernel's (CUDA events, inputs already on the device) and the GPU's time including the copies
 //! to and from the device, with the speedups. Every GPU result is checked against the CPU first.
 //!
-//!     cargo run --release -p host --example vector_add
+//!     cargo run --release -p benches --example vector_add
 
-use host::bench::{
-    Repeat, Stats, context_synchronize, download_into, random_f32, relative_error, time_cpu_ms,
-    time_end_to_end_ms, time_kernel_ms,
-};
+use benches::metrics::{random_f32, relative_error};
+use benches::timing::{Repeat, Stats, context_synchronize, download_into, time_cpu_ms, time_end_to_end_ms, time_kernel_ms};
 use host::ops::elementwise::{VecAddKernel, vec_add_into};
 use host::{DeviceVector, Error, Gpu};
 

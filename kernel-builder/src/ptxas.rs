@@ -65,7 +65,7 @@ pub fn parse_report(log: &str) -> Vec<KernelResources> {
         }
         let num_before = |needle: &str| -> Option<u32> {
             let idx = line.find(needle)?;
-            line[..idx].split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty()).last()?.parse().ok()
+            line[..idx].split(|c: char| !c.is_ascii_digit()).rfind(|s| !s.is_empty())?.parse().ok()
         };
         if line.contains("stack frame") {
             k.stack_bytes = num_before(" bytes stack frame").unwrap_or(0);

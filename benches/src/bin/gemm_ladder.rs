@@ -4,7 +4,7 @@
 //! layer's fused epilogue against the bare product, and the layouts the MLP uses.
 //!
 //! ```text
-//! cargo run --release -p host --example gemm_ladder -- [--sizes 1024,2048,4096,8192] [--anchor FILE]
+//! cargo run --release -p benches --bin gemm_ladder -- [--sizes 1024,2048,4096,8192] [--anchor FILE]
 //! ```
 //! `--anchor FILE` reads the PyTorch anchor's output (`matmul,<n>,<f32|tf32|bf16>,<ms>,<TFLOP/s>`
 //! lines, from `torch_anchor.py` run in the same session) and adds the ratio to cuBLAS.
@@ -15,7 +15,8 @@ use std::process::ExitCode;
 
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16_with};
-use host::timing::{median, time_gpu_ms};
+use benches::anchor::parse_anchor_csv;
+use benches::timing::{median, time_gpu_ms};
 use host::{DeviceMatrix, DeviceVector, Gpu, Result};
 
 /// Deterministic uniform values in [-1, 1) (xorshift), fast enough for 8192² inputs.
@@ -256,12 +257,9 @@ fn batch1_dense(gpu: &Gpu) -> Result<bool> {
 fn read_anchor(path: &str) -> HashMap<(usize, String), f64> {
     let mut m = HashMap::new();
     if let Ok(text) = std::fs::read_to_string(path) {
-        for line in text.lines() {
-            let f: Vec<&str> = line.split(',').collect();
-            if let ["matmul", n, dtype, _, t] = f.as_slice() {
-                if let (Ok(n), Ok(t)) = (n.parse::<usize>(), t.parse::<f64>()) {
-                    m.insert((n, dtype.to_string()), t);
-                }
+        for row in parse_anchor_csv(&text).into_iter().filter(|r| r.op == "matmul") {
+            if let Ok(n) = row.shape.parse::<usize>() {
+                m.insert((n, row.dtype), row.metric);
             }
         }
     } else {

@@ -16,7 +16,7 @@ pub struct Param {
     pub is_ptr: bool,
 }
 
-pub use kernels::info::{ptx_source_hash as source_hash, ptx_target as target};
+pub use kernel_std::launch::{ptx_source_hash as source_hash, ptx_target as target};
 
 /// All `.entry` directives with their parameter lists.
 pub fn entries(ptx: &str) -> Vec<Entry> {

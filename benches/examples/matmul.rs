@@ -3,12 +3,10 @@
 //! copies, with the speedups; the last column is the fastest f32 kernel of this build
 //! (`MatmulKernel::Auto`) for comparison. Every GPU result is checked against the CPU first.
 //!
-//!     cargo run --release -p host --example matmul
+//!     cargo run --release -p benches --example matmul
 
-use host::bench::{
-    Repeat, Stats, context_synchronize, download_into, matmul_flops, random_f32, relative_error,
-    tflop_per_s, time_cpu_ms, time_end_to_end_ms, time_kernel_ms,
-};
+use benches::metrics::{matmul_flops, random_f32, relative_error, tflop_per_s};
+use benches::timing::{Repeat, Stats, context_synchronize, download_into, time_cpu_ms, time_end_to_end_ms, time_kernel_ms};
 use host::ops::matmul::{MatmulKernel, matmul_into};
 use host::{DeviceMatrix, Error, Gpu};
 

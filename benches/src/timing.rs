@@ -1,16 +1,59 @@
-//! Measurement support shared by the criterion benches (`benches/`) and the report example
-//! (`host/examples/bench_report.rs`): host-clock and event timing with medians, end-to-end
-//! timing that includes the host↔device copies, the device's copy-bandwidth ceiling, throughput
-//! units, fast seeded inputs, an accuracy check, and the PyTorch anchor's CSV.
-//!
-//! Nothing here plots or depends on more than the host library itself.
+//! Timing: GPU work between CUDA events recorded on the GPU's stream (host clocks around an
+//! asynchronous launch would time only the launch), CPU work and end-to-end work (copies
+//! included) with the host clock, repeated to a budget and summarized by medians; and the
+//! device's copy-bandwidth ceiling.
 
 use std::time::Instant;
 
-use crate::buffer::DeviceVector;
-use crate::context::Gpu;
-use crate::error::{Error, Result};
-use crate::timing::{median, time_gpu_ms};
+use cust::error::CudaError;
+use cust::event::{Event, EventFlags};
+use host::{DeviceVector, Error, Gpu, Result};
+
+use crate::metrics::gb_per_s;
+
+/// A cust error as the runtime's typed error, naming the failed call.
+pub(crate) fn cuda(call: &'static str) -> impl Fn(CudaError) -> Error {
+    move |e| Error::Cuda { call, code: e as u32, message: e.to_string() }
+}
+
+/// Checks a raw driver result.
+fn check(result: cust::sys::CUresult, call: &'static str) -> Result<()> {
+    match result {
+        cust::sys::cudaError_enum::CUDA_SUCCESS => Ok(()),
+        other => Err(Error::Cuda { call, code: other as u32, message: format!("{other:?}") }),
+    }
+}
+
+/// Times `f` (which queues GPU work) `iters` times after `warmup` runs; returns each run's
+/// milliseconds, sorted.
+pub fn time_gpu_ms(gpu: &Gpu, warmup: usize, iters: usize, mut f: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
+    gpu.bind()?;
+    for _ in 0..warmup {
+        f()?;
+    }
+    gpu.synchronize()?;
+    let start = Event::new(EventFlags::DEFAULT).map_err(cuda("cuEventCreate"))?;
+    let stop = Event::new(EventFlags::DEFAULT).map_err(cuda("cuEventCreate"))?;
+    let mut times = Vec::with_capacity(iters);
+    for _ in 0..iters {
+        start.record(gpu.stream()).map_err(cuda("cuEventRecord"))?;
+        f()?;
+        stop.record(gpu.stream()).map_err(cuda("cuEventRecord"))?;
+        stop.synchronize().map_err(cuda("cuEventSynchronize"))?;
+        times.push(f64::from(stop.elapsed_time_f32(&start).map_err(cuda("cuEventElapsedTime"))?));
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times)
+}
+
+/// Median of sorted samples.
+pub fn median(sorted: &[f64]) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let n = sorted.len();
+    if n % 2 == 1 { sorted[n / 2] } else { 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]) }
+}
 
 /// Summary of sorted samples in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,7 +164,7 @@ pub fn context_synchronize(gpu: &Gpu) -> Result<()> {
     gpu.bind()?;
     // SAFETY: no arguments; waits for the current context.
     let r = unsafe { cust::sys::cuCtxSynchronize() };
-    crate::error::check(r, "cuCtxSynchronize")
+    check(r, "cuCtxSynchronize")
 }
 
 /// Copies a device array into an existing host slice of the same length (pageable or
@@ -148,7 +191,7 @@ pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Res
             std::mem::size_of_val(dst),
         )
     };
-    crate::error::check(r, "cuMemcpyDtoH")
+    check(r, "cuMemcpyDtoH")
 }
 
 /// The memory-bandwidth ceiling: a device-to-device copy of `bytes` bytes (of non-zero data) on
@@ -176,7 +219,7 @@ pub fn copy_bandwidth_gbs(gpu: &Gpu, bytes: usize, iters: usize) -> Result<(f64,
                 gpu.stream().as_inner(),
             )
         };
-        crate::error::check(r, "cuMemcpyDtoDAsync")
+        check(r, "cuMemcpyDtoDAsync")
     })?;
     let check = dst.to_host(gpu)?;
     if check.iter().step_by(4099).any(|&v| v != 1.234_567) {
@@ -189,162 +232,16 @@ pub fn copy_bandwidth_gbs(gpu: &Gpu, bytes: usize, iters: usize) -> Result<(f64,
     Ok((gb_per_s(2.0 * len as f64, stats.median_ms), stats))
 }
 
-/// Bytes over milliseconds, in GB/s (10⁹ bytes per second).
-pub fn gb_per_s(bytes: f64, ms: f64) -> f64 {
-    bytes / (ms * 1e-3) / 1e9
-}
-
-/// Floating-point operations over milliseconds, in TFLOP/s.
-pub fn tflop_per_s(flops: f64, ms: f64) -> f64 {
-    flops / (ms * 1e-3) / 1e12
-}
-
-/// Bytes an elementwise f32 op moves at the least: each input read once, each output written once.
-pub fn elementwise_bytes(elems: usize, inputs: usize, outputs: usize) -> u64 {
-    (elems * (inputs + outputs) * size_of::<f32>()) as u64
-}
-
-/// Floating-point operations of an m×k by k×n product: one multiply and one add per term.
-pub fn matmul_flops(m: usize, n: usize, k: usize) -> u64 {
-    2 * (m as u64) * (n as u64) * (k as u64)
-}
-
-/// `n` values uniform in [lo, hi) from a seeded SplitMix64 stream: fast enough for 10⁸ inputs,
-/// and never all zeros (timing on zeros can flatter a kernel).
-pub fn random_f32(seed: u64, n: usize, lo: f32, hi: f32) -> Vec<f32> {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let span = hi - lo;
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            let unit = (z >> 40) as f32 / (1u64 << 24) as f32;
-            lo + span * unit
-        })
-        .collect()
-}
-
-/// ‖got − want‖₂ / ‖want‖₂ accumulated in f64; infinite if the lengths differ or `got` has a
-/// NaN or infinity where `want` is finite.
-pub fn relative_error(got: &[f32], want: &[f32]) -> f64 {
-    if got.len() != want.len() {
-        return f64::INFINITY;
-    }
-    let (mut diff, mut norm) = (0.0f64, 0.0f64);
-    for (&g, &w) in got.iter().zip(want) {
-        if !g.is_finite() && w.is_finite() {
-            return f64::INFINITY;
-        }
-        let d = f64::from(g) - f64::from(w);
-        diff += d * d;
-        norm += f64::from(w) * f64::from(w);
-    }
-    if norm == 0.0 {
-        diff.sqrt()
-    } else {
-        (diff / norm).sqrt()
-    }
-}
-
-/// Fails with a typed error unless `got` matches `want` to a relative error of `tol`.
-pub fn verify(op: &'static str, got: &[f32], want: &[f32], tol: f64) -> Result<f64> {
-    let err = relative_error(got, want);
-    if err <= tol {
-        Ok(err)
-    } else {
-        Err(Error::InvalidArgument {
-            op,
-            reason: format!(
-                "GPU result differs from the CPU: relative error {err:.3e} > {tol:.1e}"
-            ),
-        })
-    }
-}
-
-/// One line of the PyTorch anchor (`/work/shared/anchors/torch_anchor.py`):
-/// `op,shape,dtype,median_ms,metric`, the metric GB/s, TFLOP/s or samples/s by op.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnchorRow {
-    pub op: String,
-    pub shape: String,
-    pub dtype: String,
-    pub median_ms: f64,
-    pub metric: f64,
-}
-
-/// The anchor's measurement lines; other lines (its `gpu … torch …` header) are skipped.
-pub fn parse_anchor_csv(text: &str) -> Vec<AnchorRow> {
-    text.lines()
-        .filter_map(|line| {
-            let f: Vec<&str> = line.trim().split(',').collect();
-            if f.len() != 5 {
-                return None;
-            }
-            Some(AnchorRow {
-                op: f[0].to_string(),
-                shape: f[1].to_string(),
-                dtype: f[2].to_string(),
-                median_ms: f[3].parse().ok()?,
-                metric: f[4].parse().ok()?,
-            })
-        })
-        .collect()
-}
-
-/// The anchor row for `op` at `shape` in `dtype`, if the anchor measured it.
-pub fn find_anchor<'a>(
-    rows: &'a [AnchorRow],
-    op: &str,
-    shape: &str,
-    dtype: &str,
-) -> Option<&'a AnchorRow> {
-    rows.iter()
-        .find(|r| r.op == op && r.shape == shape && r.dtype == dtype)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn anchor_csv_lines_parse_and_the_header_is_skipped() {
-        let rows = parse_anchor_csv(
-            "gpu NVIDIA H100 torch 2.5\nvec_add,1024,f32,0.0061,2.01\nlinear_sigmoid,256x1024x1024,f32,0.05,10.7\n",
-        );
-        assert_eq!(rows.len(), 2);
-        assert_eq!(
-            find_anchor(&rows, "vec_add", "1024", "f32").map(|r| r.metric),
-            Some(2.01)
-        );
-        assert_eq!(
-            find_anchor(&rows, "linear_sigmoid", "256x1024x1024", "f32").map(|r| r.median_ms),
-            Some(0.05)
-        );
-        assert!(find_anchor(&rows, "vec_add", "1024", "bf16").is_none());
-    }
-
-    #[test]
-    fn inputs_are_seeded_in_range_and_not_constant() {
-        let a = random_f32(7, 10_000, -1.0, 1.0);
-        assert_eq!(a, random_f32(7, 10_000, -1.0, 1.0));
-        assert!(a.iter().all(|&v| (-1.0..1.0).contains(&v)));
-        assert!(a.iter().filter(|&&v| v == 0.0).count() < 10);
-        assert_ne!(a, random_f32(8, 10_000, -1.0, 1.0));
-    }
-
-    #[test]
-    fn units_and_errors() {
-        assert!((gb_per_s(3e9, 1000.0) - 3.0).abs() < 1e-12);
-        assert!((tflop_per_s(2e12, 1000.0) - 2.0).abs() < 1e-12);
-        assert_eq!(elementwise_bytes(10, 2, 1), 120);
-        assert_eq!(matmul_flops(2, 3, 4), 48);
-        assert_eq!(relative_error(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
-        assert!(relative_error(&[f32::NAN], &[1.0]).is_infinite());
-        assert!(verify("t", &[1.0, 2.0], &[1.0, 2.1], 1e-3).is_err());
+    fn cpu_timing_repeats_at_least_min_times() {
         let r = Repeat::new(0, 3, 5, 0.0);
         assert_eq!(time_cpu_ms(r, || {}).len(), 3);
+        assert_eq!(median(&[1.0, 2.0, 4.0]), 2.0);
+        assert_eq!(median(&[1.0, 2.0, 4.0, 8.0]), 3.0);
+        assert!(median(&[]).is_nan());
     }
 }
