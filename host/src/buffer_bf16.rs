@@ -62,6 +62,14 @@ impl DeviceMatrixBf16 {
     }
 }
 
+/// A bf16 matrix passed to a typed launcher where the kernel reads `*const u16` (the bf16 bits,
+/// row-major).
+impl kernels::KernelArg<*const u16> for &DeviceMatrixBf16 {
+    fn into_kernel_arg(self) -> *const u16 {
+        self.device_ptr() as *const u16
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

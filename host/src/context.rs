@@ -313,12 +313,3 @@ fn shared_optin(device: &Device) -> Result<u32> {
     Ok(value.max(0) as u32)
 }
 
-/// Builds the `*mut c_void` argument array `cuLaunchKernel` takes from local variables, in
-/// order. Each argument must already have the exact type of the kernel's parameter. Untyped:
-/// new launch sites use the typed launchers `#[kernel]` generates instead.
-macro_rules! kernel_args {
-    ($($arg:expr),* $(,)?) => {
-        [$(&$arg as *const _ as *mut ::std::ffi::c_void),*]
-    };
-}
-pub(crate) use kernel_args;

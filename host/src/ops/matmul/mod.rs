@@ -4,7 +4,7 @@ use kernels::matmul::{self as k, NAIVE_BLOCK};
 
 use super::expect_shape;
 use crate::buffer::DeviceMatrix;
-use crate::context::{Gpu, kernel_args};
+use crate::context::Gpu;
 use crate::error::Result;
 use crate::launch::LaunchConfig;
 
@@ -41,10 +41,8 @@ pub fn matmul_into(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, c: &mut Device
     match kernel {
         MatmulKernel::Naive => {
             let cfg = LaunchConfig::for_2d("matmul_naive_f32", m, n, NAIVE_BLOCK)?;
-            let (a, b, c) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let mut args = kernel_args![a, b, c, m, n, kk];
             // SAFETY: shapes checked above; the grid covers m×n.
-            unsafe { gpu.launch(&k::MATMUL_NAIVE_F32, cfg, &mut args) }
+            unsafe { k::matmul_naive_f32(gpu, cfg, a, b, c, m, n, kk) }
         }
         MatmulKernel::Auto => gemm(gpu, a, Transpose::No, b, Transpose::No, Epilogue::default(), c, GemmKernel::Auto),
         MatmulKernel::Gemm(g) => gemm(gpu, a, Transpose::No, b, Transpose::No, Epilogue::default(), c, g),
@@ -259,49 +257,49 @@ impl GemmKernel {
 
     /// The PTX kernel and its launch configuration for an m×n output (`self` concrete, from a
     /// [`GemmPlan`]; the grid's z is the split count).
-    fn launch_config(self, p: &GemmParams) -> Result<(&'static kernels::KernelInfo, LaunchConfig)> {
+    fn launch_config(self, p: &GemmParams) -> Result<(F32Gemm, LaunchConfig)> {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
         let (m, n) = (p.m as usize, p.n as usize);
-        let tiles = |info: &'static kernels::KernelInfo, tile, threads, shared| -> Result<_> {
+        let tiles = |info: &'static kernels::KernelInfo, launch: F32Gemm, tile, threads, shared| -> Result<_> {
             let mut cfg = tile_grid(info.name, m, n, tile, threads, shared)?;
             cfg.grid.z = p.splits;
-            Ok((info, cfg))
+            Ok((launch, cfg))
         };
         Ok(match self {
-            GemmKernel::WarpDot => (&km::GEMM_WARPDOT_F32, warpdot_config("gemm_warpdot_f32", m, n)?),
-            GemmKernel::ColDot => (&km::GEMM_COLDOT_F32, coldot_config("gemm_coldot_f32", p)?),
+            GemmKernel::WarpDot => (km::gemm_warpdot_f32 as F32Gemm, warpdot_config("gemm_warpdot_f32", m, n)?),
+            GemmKernel::ColDot => (km::gemm_coldot_f32 as F32Gemm, coldot_config("gemm_coldot_f32", p)?),
             GemmKernel::WarpTiled => {
-                (&km::GEMM_WARPTILE_F32, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
+                (km::gemm_warptile_f32 as F32Gemm, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
-            GemmKernel::WarpTiledFast => tiles(&km::GEMM_WARPTILE_FAST_F32, (128, 128), 256, km::simt_tile_shared_bytes(128, 128))?,
-            GemmKernel::Tile64 => tiles(&km::GEMM_TILE64_F32, (64, 64), 64, km::simt_tile_shared_bytes(64, 64))?,
-            GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
-            GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
-            GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
-            GemmKernel::RowDot => (&km::GEMM_ROWDOT_F32, rowdot_config("gemm_rowdot_f32", p)?),
-            GemmKernel::Naive => (&km::GEMM_NAIVE_F32, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
+            GemmKernel::WarpTiledFast => tiles(&km::GEMM_WARPTILE_FAST_F32, km::gemm_warptile_fast_f32, (128, 128), 256, km::simt_tile_shared_bytes(128, 128))?,
+            GemmKernel::Tile64 => tiles(&km::GEMM_TILE64_F32, km::gemm_tile64_f32, (64, 64), 64, km::simt_tile_shared_bytes(64, 64))?,
+            GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, km::gemm_tile128x64_f32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
+            GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, km::gemm_tile64x128_f32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
+            GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
+            GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
+            GemmKernel::Naive => (km::gemm_naive_f32 as F32Gemm, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
                 let cfg = LaunchConfig::for_2d("gemm_smem_f32", m, n, (t, t))?.with_shared_mem(km::SMEM_TILED_SHARED);
-                (&km::GEMM_SMEM_F32, cfg)
+                (km::gemm_smem_f32 as F32Gemm, cfg)
             }
             GemmKernel::BlockTile1d => {
-                (&km::GEMM_BT1D_F32, tile_grid("gemm_bt1d_f32", m, n, (km::BT1D_BM, km::BT1D_BN), km::BT1D_THREADS, km::BT1D_SHARED)?)
+                (km::gemm_bt1d_f32 as F32Gemm, tile_grid("gemm_bt1d_f32", m, n, (km::BT1D_BM, km::BT1D_BN), km::BT1D_THREADS, km::BT1D_SHARED)?)
             }
             GemmKernel::BlockTile2d => {
-                (&km::GEMM_BT2D_F32, tile_grid("gemm_bt2d_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_1)?)
+                (km::gemm_bt2d_f32 as F32Gemm, tile_grid("gemm_bt2d_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_1)?)
             }
             GemmKernel::Vectorized => {
-                (&km::GEMM_VEC4_F32, tile_grid("gemm_vec4_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_1)?)
+                (km::gemm_vec4_f32 as F32Gemm, tile_grid("gemm_vec4_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_1)?)
             }
             GemmKernel::DoubleBuffered => {
-                (&km::GEMM_DB_F32, tile_grid("gemm_db_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
+                (km::gemm_db_f32 as F32Gemm, tile_grid("gemm_db_f32", m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
             }
-            GemmKernel::Tf32 => tiles(&km::GEMM_MMA_TF32, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_SHARED)?,
-            GemmKernel::Tf32Bk64 => tiles(&km::GEMM_MMA_TF32_BK64, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
+            GemmKernel::Tf32 => tiles(&km::GEMM_MMA_TF32, km::gemm_mma_tf32, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_SHARED)?,
+            GemmKernel::Tf32Bk64 => tiles(&km::GEMM_MMA_TF32_BK64, km::gemm_mma_tf32_bk64, (km::TF32_BM, km::TF32_BN), km::TF32_THREADS, km::TF32_BK64_SHARED)?,
             GemmKernel::Tf32Tile64 => {
-                tiles(&km::GEMM_MMA_TF32_64, (km::TF32_64_TILE, km::TF32_64_TILE), km::TF32_64_THREADS, km::TF32_64_SHARED)?
+                tiles(&km::GEMM_MMA_TF32_64, km::gemm_mma_tf32_64, (km::TF32_64_TILE, km::TF32_64_TILE), km::TF32_64_THREADS, km::TF32_64_SHARED)?
             }
             GemmKernel::Auto
             | GemmKernel::Tf32Auto
@@ -337,6 +335,30 @@ fn vec_operands(p: &GemmParams) -> bool {
     vec(p.a_row_stride, p.a_col_stride, p.m) && vec(p.b_col_stride, p.b_row_stride, p.n)
 }
 
+/// The typed launcher of an f32 GEMM kernel (what `#[kernel]` generates for its signature).
+type F32Gemm = unsafe fn(&Gpu, LaunchConfig, *const f32, *const f32, *mut f32, *const f32, GemmParams) -> Result<()>;
+/// The typed launcher of a BF16 GEMM kernel.
+type Bf16Gemm = unsafe fn(&Gpu, LaunchConfig, *const u16, *const u16, *mut f32, *const f32, GemmParams) -> Result<()>;
+/// The typed launcher of a `wgmma` GEMM kernel.
+type WgmmaGemm = unsafe fn(&Gpu, LaunchConfig, kernels::matmul::TensorMap, kernels::matmul::TensorMap, *mut f32, *const f32, GemmParams) -> Result<()>;
+
+/// A `wgmma` GEMM kernel: its descriptor (for the device check and messages) and its launcher.
+#[derive(Clone, Copy)]
+struct WgmmaKernel {
+    info: &'static kernels::KernelInfo,
+    launch: WgmmaGemm,
+}
+
+/// The TF32 `wgmma` kernel (x·Wᵀ operands, k-major) on the 128×256 or the 64×128 tile.
+fn wgmma_tf32(tile: kernels::matmul::WgTile) -> WgmmaKernel {
+    use kernels::matmul as km;
+    if tile == km::WG_WIDE {
+        WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK, launch: km::gemm_wgmma_tf32_kk }
+    } else {
+        WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK_64X128, launch: km::gemm_wgmma_tf32_kk_64x128 }
+    }
+}
+
 /// Device pointers of one f32 GEMM launch: A, B, C and the bias (0 for none).
 #[derive(Clone, Copy)]
 struct GemmPtrs {
@@ -348,15 +370,14 @@ struct GemmPtrs {
 
 /// Launches one f32 GEMM kernel (`kernel` resolved for the shape by `launch_config`).
 fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
-    let (info, cfg) = kernel.launch_config(&params)?;
+    let (launch, cfg) = kernel.launch_config(&params)?;
     let GemmPtrs { a, b, c, bias } = x;
-    let mut args = kernel_args![a, b, c, bias, params];
     // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); the caller checked the
     // shapes, the strides address only inside A and B, the grid covers C and the shared memory
     // is what the kernel's constants ask for. The kernels bounds-check C against m and n and
     // read only inside A and B (rows clamped, k guarded); `check_plan` gave the wide kernel
     // operands that allow 16-byte loads, and split-K plans the counters and workspace they use.
-    unsafe { gpu.launch(info, cfg, &mut args) }
+    unsafe { launch(gpu, cfg, a as *const f32, b as *const f32, c as *mut f32, bias as *const f32, params) }
 }
 
 /// Longest k for which `Auto` runs [`GemmKernel::SmemTiled`] (four of its 32-deep steps):
@@ -572,13 +593,13 @@ fn run_plan(
         _ => params,
     };
     match plan.kernel {
-        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK, kernels::matmul::WG_WIDE, ptrs, params),
+        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, kernels::matmul::WG_WIDE, ptrs, params),
         GemmKernel::Tf32Wgmma64x128 => {
-            launch_tf32_wgmma(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK_64X128, kernels::matmul::WG_NARROW, ptrs, params)
+            launch_tf32_wgmma(gpu, kernels::matmul::WG_NARROW, ptrs, params)
         }
-        GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK, kernels::matmul::WG_WIDE, ptrs, k, params),
+        GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma64x128 => {
-            launch_tf32x3(gpu, &kernels::matmul::GEMM_WGMMA_TF32_KK_64X128, kernels::matmul::WG_NARROW, ptrs, k, params)
+            launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params)
         }
         k => launch_f32(gpu, k, ptrs, params),
     }
@@ -596,8 +617,8 @@ fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: 
 /// [`GemmKernel::Tf32Wgmma`]: TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows
 /// only, so an operand stored the other way (or with a row stride not a multiple of 4) is first
 /// staged k-contiguous into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to
-/// a multiple of 4); then tensor maps of both, then the wgmma kernel `info` on `tile`.
-fn launch_tf32_wgmma(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernels::matmul::WgTile, x: GemmPtrs, params: GemmParams) -> Result<()> {
+/// a multiple of 4); then tensor maps of both, then the TF32 wgmma kernel on `tile`.
+fn launch_tf32_wgmma(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
@@ -616,26 +637,26 @@ fn launch_tf32_wgmma(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernel
             cfg.block = crate::launch::Dim3::x(threads);
             let cfg = cfg.with_shared_mem((tile * (tile + 1) * 4) as u32);
             let (dst, ld, outer64, k64) = (buffer, padded as u64, outer as u64, k as u64);
-            let mut args = kernel_args![ptr, os, ks, outer64, k64, dst, ld];
             // SAFETY: (src, os, ks, outer, k, dst, ld): the strides address only inside the
             // operand (checked shapes); dst has outer·ld floats left in the staging buffer.
-            unsafe { gpu.launch(&km::GEMM_STAGE_KMAJOR_F32, cfg, &mut args)? };
+            unsafe { km::gemm_stage_kmajor_f32(gpu, cfg, ptr as *const f32, os, ks, outer64, k64, dst as *mut f32, ld)? };
             buffer += (outer * padded * 4) as u64;
             TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded }
         });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
     let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
-    launch_wgmma(gpu, "gemm", info, tile, wg, x.c, x.bias, params)
+    launch_wgmma(gpu, "gemm", wgmma_tf32(tile), tile, wg, x.c, x.bias, params)
 }
 
 /// [`GemmKernel::Tf32x3Wgmma`]: both operands staged as [head | tail] rows (`k` their own
 /// inner dimension; `params` already counts three segments of `params.x3_slices` slices),
 /// then the TF32 `wgmma` kernel `info` on `tile`.
-fn launch_tf32x3(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize, params: GemmParams) -> Result<()> {
+fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
-    if !gpu.supports(info) {
-        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
+    let kernel = wgmma_tf32(tile);
+    if !gpu.supports(kernel.info) {
+        return Err(crate::Error::MissingKernel { name: kernel.info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
     }
     let (m, n) = (params.m as usize, params.n as usize);
     let kp = params.x3_slices as usize * km::WG_BK_TF32;
@@ -649,16 +670,15 @@ fn launch_tf32x3(gpu: &Gpu, info: &'static kernels::KernelInfo, tile: kernels::m
         cfg.block = crate::launch::Dim3::x(threads);
         let cfg = cfg.with_shared_mem((tile_k * (tile_k + 1) * 4) as u32);
         let (dst, ld64, outer64, k64, kp64) = (buffer, ld as u64, outer as u64, k as u64, kp as u64);
-        let mut args = kernel_args![ptr, os, ks, outer64, k64, dst, ld64, kp64];
         // SAFETY: (src, os, ks, outer, k, dst, ld, kp): the strides address only inside the
         // operand (checked shapes); dst has outer·ld floats left in the staging buffer.
-        unsafe { gpu.launch(&km::GEMM_STAGE_SPLIT_TF32, cfg, &mut args)? };
+        unsafe { km::gemm_stage_split_tf32(gpu, cfg, ptr as *const f32, os, ks, outer64, k64, dst as *mut f32, ld64, kp64)? };
         buffer += (outer * ld * 4) as u64;
         *slot = Some(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: ld, ld });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were staged") };
     let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
-    launch_wgmma(gpu, "gemm", info, tile, wg, x.c, x.bias, params)
+    launch_wgmma(gpu, "gemm", wgmma_tf32(tile), tile, wg, x.c, x.bias, params)
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
@@ -779,7 +799,7 @@ pub fn gemm_bf16_with(
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 => Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 },
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, m, n, k, sms) => Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 },
         Bf16Kernel::Auto => {
-            let wgmma = gpu.supports(wgmma_bf16_info(ta, tb, kernels::matmul::WG_WIDE)) && k > 0;
+            let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
             let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
             let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
@@ -813,14 +833,19 @@ pub fn gemm_bf16_with_plan(
 }
 
 /// The `wgmma` kernel of a BF16 layout and tile.
-fn wgmma_bf16_info(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> &'static kernels::KernelInfo {
+fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
+    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
     let wide = tile == km::WG_WIDE;
     match (ta, tb) {
-        (Transpose::No, Transpose::Yes) => if wide { &km::GEMM_WGMMA_BF16_KK } else { &km::GEMM_WGMMA_BF16_KK_64X128 },
-        (Transpose::No, Transpose::No) => if wide { &km::GEMM_WGMMA_BF16_KN } else { &km::GEMM_WGMMA_BF16_KN_64X128 },
-        (Transpose::Yes, Transpose::Yes) => if wide { &km::GEMM_WGMMA_BF16_MK } else { &km::GEMM_WGMMA_BF16_MK_64X128 },
-        (Transpose::Yes, Transpose::No) => if wide { &km::GEMM_WGMMA_BF16_MN } else { &km::GEMM_WGMMA_BF16_MN_64X128 },
+        (Transpose::No, Transpose::Yes) if wide => k(&km::GEMM_WGMMA_BF16_KK, km::gemm_wgmma_bf16_kk),
+        (Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_64X128, km::gemm_wgmma_bf16_kk_64x128),
+        (Transpose::No, Transpose::No) if wide => k(&km::GEMM_WGMMA_BF16_KN, km::gemm_wgmma_bf16_kn),
+        (Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_64X128, km::gemm_wgmma_bf16_kn_64x128),
+        (Transpose::Yes, Transpose::Yes) if wide => k(&km::GEMM_WGMMA_BF16_MK, km::gemm_wgmma_bf16_mk),
+        (Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_64X128, km::gemm_wgmma_bf16_mk_64x128),
+        (Transpose::Yes, Transpose::No) if wide => k(&km::GEMM_WGMMA_BF16_MN, km::gemm_wgmma_bf16_mn),
+        (Transpose::Yes, Transpose::No) => k(&km::GEMM_WGMMA_BF16_MN_64X128, km::gemm_wgmma_bf16_mn_64x128),
     }
 }
 
@@ -855,15 +880,13 @@ fn run_bf16_plan(
         _ => params,
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
-    let (info, tile, threads, shared) = match plan.kernel {
+    let ((info, launch), tile, threads, shared) = match plan.kernel {
         Bf16Kernel::SmemTiled => {
             let t = km::SMEM_TILE as u32;
             let cfg = LaunchConfig::for_2d("gemm_smem_bf16", m, n, (t, t))?.with_shared_mem(km::SMEM_TILED_SHARED);
-            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
             // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
             // address only inside A and B, and the kernel bounds-checks every load and store.
-            return unsafe { gpu.launch(&km::GEMM_SMEM_BF16, cfg, &mut args) };
+            return unsafe { km::gemm_smem_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
         }
         Bf16Kernel::RowDot if n > km::SKINNY_MAX => return invalid(format!("RowDot takes at most {} columns ({m}×{n})", km::SKINNY_MAX)),
         Bf16Kernel::ColDot if m > WARPDOT_MAX_ROWS || params.b_col_stride != 1 => {
@@ -871,49 +894,41 @@ fn run_bf16_plan(
         }
         Bf16Kernel::ColDot => {
             let cfg = coldot_config("gemm_coldot_bf16", &params)?;
-            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
             // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes (m ≤ 4 and
             // an n-contiguous op(B) above), the strides address only inside A and B, and split-K
             // plans carry this stream's counters and a workspace they fit.
-            return unsafe { gpu.launch(&km::GEMM_COLDOT_BF16, cfg, &mut args) };
+            return unsafe { km::gemm_coldot_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
         }
         Bf16Kernel::RowDot => {
             let cfg = rowdot_config("gemm_rowdot_bf16", &params)?;
-            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
             // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes (n ≤ 16
             // above), the strides address only inside A and B, rows past m read row m − 1 and
             // are not stored, and split-K plans carry this stream's counters and workspace.
-            return unsafe { gpu.launch(&km::GEMM_ROWDOT_BF16, cfg, &mut args) };
+            return unsafe { km::gemm_rowdot_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
         }
         Bf16Kernel::WarpDot => {
             let cfg = warpdot_config("gemm_warpdot_bf16", m, n)?;
-            let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-            let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
             // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
             // address only inside A and B, and the kernel bounds-checks every load and store.
-            return unsafe { gpu.launch(&km::GEMM_WARPDOT_BF16, cfg, &mut args) };
+            return unsafe { km::gemm_warpdot_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
         }
-        Bf16Kernel::Mma => (&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
-        Bf16Kernel::MmaLdmatrix => (&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),
-        Bf16Kernel::MmaTile64 => (&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED),
+        Bf16Kernel::Mma => ((&km::GEMM_MMA_BF16, km::gemm_mma_bf16 as Bf16Gemm), km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
+        Bf16Kernel::MmaLdmatrix => ((&km::GEMM_MMA_BF16_LDM, km::gemm_mma_bf16_ldm as Bf16Gemm), km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),
+        Bf16Kernel::MmaTile64 => ((&km::GEMM_MMA_BF16_64, km::gemm_mma_bf16_64 as Bf16Gemm), km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED),
         Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Auto => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
             let wg = WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16 };
-            return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16_info(ta, tb, tile), tile, wg, c.device_ptr(), bias_ptr, params);
+            return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16(ta, tb, tile), tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
     let mut cfg = tile_grid(info.name, m, n, (tile, tile), threads, shared)?;
     cfg.grid.z = params.splits;
-    let (ap, bp, cp) = (a.device_ptr(), b.device_ptr(), c.device_ptr());
-    let mut args = kernel_args![ap, bp, cp, bias_ptr, params];
     // SAFETY: the BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
     // checked and the strides address only inside A and B; the kernel bounds-checks its tiles,
     // and split-K plans carry this stream's counters and a workspace they fit (checked above).
-    unsafe { gpu.launch(info, cfg, &mut args) }
+    unsafe { launch(gpu, cfg, a.device_ptr() as *const u16, b.device_ptr() as *const u16, c.device_ptr() as *mut f32, bias_ptr as *const f32, params) }
 }
 
 /// `Bf16Kernel::Auto`'s path to `wgmma` for row strides the copy engine cannot read (not a
@@ -930,13 +945,12 @@ fn stage_padded_bf16(gpu: &Gpu, ops: [TmaMatrix; 2]) -> Result<(TmaMatrix, TmaMa
         let ld = padded(m);
         let mut cfg = LaunchConfig::for_2d("gemm_stage_pad_bf16", m.rows, m.cols.div_ceil(km::STAGE_THREADS as usize), (1, 1))?;
         cfg.block = crate::launch::Dim3::x(km::STAGE_THREADS);
-        let (src, ld_src, rows, cols, dst, ld_dst) = (m.ptr, m.ld as u64, m.rows as u64, m.cols as u64, buffer, ld as u64);
-        let mut args = kernel_args![src, ld_src, rows, cols, dst, ld_dst];
+        let (src, ld_src, rows, cols, dst, ld_dst) = (m.ptr as *const u16, m.ld as u64, m.rows as u64, m.cols as u64, buffer as *mut u16, ld as u64);
         // SAFETY: (src, ld_src, rows, cols, dst, ld_dst): src is the operand as stored; dst has
         // rows·ld halves left in the staging buffer (16-byte aligned: ld is a multiple of 8).
-        unsafe { gpu.launch(&km::GEMM_STAGE_PAD_BF16, cfg, &mut args)? };
+        unsafe { km::gemm_stage_pad_bf16(gpu, cfg, src, ld_src, rows, cols, dst, ld_dst)? };
         buffer += (m.rows * ld * 2) as u64;
-        *m = TmaMatrix { ptr: dst, ld, ..*m };
+        *m = TmaMatrix { ptr: dst as u64, ld, ..*m };
     }
     let [a, b] = out;
     Ok((a, b))
@@ -959,7 +973,7 @@ struct WgmmaOperands {
 fn launch_wgmma(
     gpu: &Gpu,
     op: &'static str,
-    info: &'static kernels::KernelInfo,
+    kernel: WgmmaKernel,
     tile: kernels::matmul::WgTile,
     x: WgmmaOperands,
     c: u64,
@@ -967,6 +981,7 @@ fn launch_wgmma(
     params: GemmParams,
 ) -> Result<()> {
     use kernels::matmul as km;
+    let WgmmaKernel { info, launch } = kernel;
     if !gpu.supports(info) {
         return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
     }
@@ -977,11 +992,10 @@ fn launch_wgmma(
     let map_b = map(&x.b, x.b_mn, tile.bn)?;
     let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (tile.bm(), tile.bn), tile.threads(), tile.shared())?;
     cfg.grid.z = params.splits;
-    let mut args = kernel_args![map_a, map_b, c, bias, params];
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
     // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were
     // checked, and the kernel bounds-checks C.
-    unsafe { gpu.launch(info, cfg, &mut args) }
+    unsafe { launch(gpu, cfg, map_a, map_b, c as *mut f32, bias as *const f32, params) }
 }
 
 /// Checks the shapes of a GEMM and builds its parameters; `None` when C is empty (nothing to
