@@ -2,13 +2,10 @@
 //! 256×1024×1024, 4096×4096×4096 (quick: the first two). Throughput is `Elements(2·B·I·O)`:
 //! read elem/s as FLOP/s.
 
-use benches::{
-    cpu, criterion, end_to_end_time, group, kernel_time, max_dense_cpu_threads, ok, open_gpu,
-    quick, verify,
-};
-use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use benches::timing::{context_synchronize, download_into};
 use benches::metrics::{matmul_flops, random_f32};
+use benches::timing::{context_synchronize, download_into};
+use benches::{cpu, criterion, end_to_end_time, group, kernel_time, max_dense_cpu_threads, ok, open_gpu, quick, verify};
+use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
 use host::ops::dense::dense_into;
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm};
 use host::{Activation, DeviceMatrix, DeviceVector, Gpu};
@@ -19,14 +16,9 @@ const ACT: Activation = Activation::Sigmoid;
 fn main() {
     let mut c = criterion();
     let gpu = open_gpu("dense");
-    eprintln!(
-        "dense: throughput is counted as elements = floating-point operations (2·B·I·O): read elem/s as FLOP/s"
-    );
-    let shapes: &[(usize, usize, usize)] = if quick() {
-        &[(1, 1024, 1024), (256, 1024, 1024)]
-    } else {
-        &[(1, 1024, 1024), (256, 1024, 1024), (4096, 4096, 4096)]
-    };
+    eprintln!("dense: throughput is counted as elements = floating-point operations (2·B·I·O): read elem/s as FLOP/s");
+    let shapes: &[(usize, usize, usize)] =
+        if quick() { &[(1, 1024, 1024), (256, 1024, 1024)] } else { &[(1, 1024, 1024), (256, 1024, 1024), (4096, 4096, 4096)] };
     let mut g = group(&mut c, "dense");
     for &(batch, in_f, out_f) in shapes {
         let id = format!("{batch}x{in_f}x{out_f}");
@@ -37,30 +29,16 @@ fn main() {
         g.throughput(Throughput::Elements(matmul_flops(batch, out_f, in_f)));
         // The plain loop at 4096³ would take minutes: it runs on the two smaller shapes.
         if batch * in_f * out_f <= 1 << 28 {
-            g.bench_with_input(BenchmarkId::new("cpu_loop", &id), &id, |bch, _| {
-                bch.iter(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, ACT))
-            });
+            g.bench_with_input(BenchmarkId::new("cpu_loop", &id), &id, |bch, _| bch.iter(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, ACT)));
         }
         if batch * in_f * out_f <= max_dense_cpu_threads() {
-            g.bench_with_input(BenchmarkId::new("cpu_rayon", &id), &id, |bch, _| {
-                bch.iter(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, ACT))
-            });
+            g.bench_with_input(BenchmarkId::new("cpu_rayon", &id), &id, |bch, _| bch.iter(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, ACT)));
         }
         let mut nd = cpu::NalgebraDense::new(&x, &w, &bias, batch, in_f, out_f, ACT);
-        g.bench_with_input(BenchmarkId::new("cpu_nalgebra", &id), &id, |bch, _| {
-            bch.iter(|| nd.run())
-        });
+        g.bench_with_input(BenchmarkId::new("cpu_nalgebra", &id), &id, |bch, _| bch.iter(|| nd.run()));
         if let Some(gpu) = &gpu {
             nd.run();
-            gpu_series(
-                &mut g,
-                gpu,
-                &id,
-                (batch, in_f, out_f),
-                (&x, &w, &bias),
-                nd.result(),
-                &mut out,
-            );
+            gpu_series(&mut g, gpu, &id, (batch, in_f, out_f), (&x, &w, &bias), nd.result(), &mut out);
         }
     }
     g.finish();
@@ -83,68 +61,23 @@ fn gpu_series(
     ok("dense", dense_into(gpu, &dx, &dw, &db, ACT, &mut dy));
     verify("dense", &ok("download", dy.to_host(gpu)), want, TOL);
     g.bench_with_input(BenchmarkId::new("gpu_kernel", id), &id, |bch, _| {
-        bch.iter_custom(|iters| {
-            kernel_time(gpu, iters, || dense_into(gpu, &dx, &dw, &db, ACT, &mut dy))
-        })
+        bch.iter_custom(|iters| kernel_time(gpu, iters, || dense_into(gpu, &dx, &dw, &db, ACT, &mut dy)))
     });
     // The same layer as one GEMM with the bias and σ fused into its epilogue (the fastest f32 kernel).
     let fused = Epilogue::bias_act(&db, ACT);
     ok("fill", dy.fill(gpu, f32::NAN));
-    ok(
-        "gemm",
-        gemm(
-            gpu,
-            &dx,
-            Transpose::No,
-            &dw,
-            Transpose::Yes,
-            fused,
-            &mut dy,
-            GemmKernel::Auto,
-        ),
-    );
-    verify(
-        "dense via gemm",
-        &ok("download", dy.to_host(gpu)),
-        want,
-        TOL,
-    );
-    g.bench_with_input(
-        BenchmarkId::new("gpu_kernel_gemm_fused", id),
-        &id,
-        |bch, _| {
-            bch.iter_custom(|iters| {
-                kernel_time(gpu, iters, || {
-                    gemm(
-                        gpu,
-                        &dx,
-                        Transpose::No,
-                        &dw,
-                        Transpose::Yes,
-                        fused,
-                        &mut dy,
-                        GemmKernel::Auto,
-                    )
-                })
-            })
-        },
-    );
+    ok("gemm", gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, fused, &mut dy, GemmKernel::Auto));
+    verify("dense via gemm", &ok("download", dy.to_host(gpu)), want, TOL);
+    g.bench_with_input(BenchmarkId::new("gpu_kernel_gemm_fused", id), &id, |bch, _| {
+        bch.iter_custom(|iters| kernel_time(gpu, iters, || gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, fused, &mut dy, GemmKernel::Auto)))
+    });
     // Weights stay on the device (as in inference); the batch goes up and the outputs come back.
     g.bench_with_input(BenchmarkId::new("gpu_end_to_end", id), &id, |bch, _| {
         bch.iter_custom(|iters| {
             end_to_end_time(gpu, iters, || {
                 dx.copy_from_host(gpu, x)?;
                 context_synchronize(gpu)?;
-                gemm(
-                    gpu,
-                    &dx,
-                    Transpose::No,
-                    &dw,
-                    Transpose::Yes,
-                    fused,
-                    &mut dy,
-                    GemmKernel::Auto,
-                )?;
+                gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, fused, &mut dy, GemmKernel::Auto)?;
                 download_into(gpu, dy.as_vector(), out)?;
                 Ok(())
             })

@@ -64,30 +64,21 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use benches::graph_timing::{Timing, measure};
 use benches::metrics::random_f32;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
-use benches::graph_timing::{Timing, measure};
 use host::{DeviceMatrix, Gpu, Result};
 
 /// The shape groups, in the order they run.
 const GROUPS: [&str; 5] = ["square", "mlp", "skinny", "tall", "random"];
 
 /// Square sizes n (n×n×n).
-const SQUARE: [usize; 16] = [
-    128, 256, 384, 512, 640, 768, 1000, 1024, 1536, 2000, 2048, 3000, 4096, 5000, 6144, 8192,
-];
+const SQUARE: [usize; 16] = [128, 256, 384, 512, 640, 768, 1000, 1024, 1536, 2000, 2048, 3000, 4096, 5000, 6144, 8192];
 const SQUARE_QUICK: [usize; 6] = [128, 256, 512, 1000, 1024, 2048];
 
 /// MLP layers (in, out) and batch sizes.
-const MLP_LAYERS: [(usize, usize); 6] = [
-    (784, 1024),
-    (1024, 1024),
-    (1024, 10),
-    (784, 4096),
-    (4096, 4096),
-    (4096, 10),
-];
+const MLP_LAYERS: [(usize, usize); 6] = [(784, 1024), (1024, 1024), (1024, 10), (784, 4096), (4096, 4096), (4096, 10)];
 const MLP_BATCHES: [usize; 8] = [32, 64, 128, 256, 512, 1024, 2048, 4096];
 const MLP_BATCHES_QUICK: [usize; 2] = [256, 1024];
 
@@ -106,16 +97,10 @@ const SKINNY: [(usize, usize, usize); 12] = [
     (8192, 64, 2048),
     (48, 3000, 7000),
 ];
-const SKINNY_QUICK: [(usize, usize, usize); 3] =
-    [(1, 4096, 4096), (64, 64, 16384), (48, 3000, 7000)];
+const SKINNY_QUICK: [(usize, usize, usize); 3] = [(1, 4096, 4096), (64, 64, 16384), (48, 3000, 7000)];
 
 /// (m, n, k) with a short k.
-const TALL: [(usize, usize, usize); 4] = [
-    (8192, 8192, 64),
-    (8192, 4096, 32),
-    (16384, 1024, 128),
-    (4096, 4096, 16),
-];
+const TALL: [(usize, usize, usize); 4] = [(8192, 8192, 64), (8192, 4096, 32), (16384, 1024, 128), (4096, 4096, 16)];
 const TALL_QUICK: [(usize, usize, usize); 1] = [(4096, 4096, 16)];
 
 /// Random shapes: m, n, k log-uniform in [1, RANDOM_MAX].
@@ -184,18 +169,9 @@ struct Layout {
 }
 
 impl Layout {
-    const NN: Layout = Layout {
-        ta: false,
-        tb: false,
-    };
-    const NT: Layout = Layout {
-        ta: false,
-        tb: true,
-    };
-    const TN: Layout = Layout {
-        ta: true,
-        tb: false,
-    };
+    const NN: Layout = Layout { ta: false, tb: false };
+    const NT: Layout = Layout { ta: false, tb: true };
+    const TN: Layout = Layout { ta: true, tb: false };
     const TT: Layout = Layout { ta: true, tb: true };
     const ALL: [Layout; 4] = [Layout::NN, Layout::NT, Layout::TN, Layout::TT];
 
@@ -231,20 +207,12 @@ impl Shape {
 
     /// A's stored (rows, cols).
     fn a_stored(&self) -> (usize, usize) {
-        if self.layout.ta {
-            (self.k, self.m)
-        } else {
-            (self.m, self.k)
-        }
+        if self.layout.ta { (self.k, self.m) } else { (self.m, self.k) }
     }
 
     /// B's stored (rows, cols).
     fn b_stored(&self) -> (usize, usize) {
-        if self.layout.tb {
-            (self.n, self.k)
-        } else {
-            (self.k, self.n)
-        }
+        if self.layout.tb { (self.n, self.k) } else { (self.k, self.n) }
     }
 
     fn dims(&self) -> String {
@@ -256,13 +224,7 @@ impl Shape {
 type Key = (String, String, usize, usize, usize);
 
 fn key(p: Precision, s: &Shape) -> Key {
-    (
-        p.name().to_string(),
-        s.layout.name().to_string(),
-        s.m,
-        s.n,
-        s.k,
-    )
+    (p.name().to_string(), s.layout.name().to_string(), s.m, s.n, s.k)
 }
 
 /// The command line.
@@ -300,12 +262,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Options
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
             _ => (arg.clone(), None),
         };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
+        let mut value = || inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
             "--bench" => {}
             "--quick" => o.quick = true,
@@ -314,9 +271,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Options
                 let v = value()?;
                 let mut groups = Vec::new();
                 for g in v.split(',').filter(|g| !g.is_empty()) {
-                    let g = GROUPS.into_iter().find(|x| *x == g).ok_or_else(|| {
-                        format!("unknown group {g:?} (known: {})", GROUPS.join(","))
-                    })?;
+                    let g = GROUPS.into_iter().find(|x| *x == g).ok_or_else(|| format!("unknown group {g:?} (known: {})", GROUPS.join(",")))?;
                     groups.push(g);
                 }
                 // Run in the canonical order whatever the order asked.
@@ -326,21 +281,13 @@ fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Options
                 let v = value()?;
                 let mut ps = Vec::new();
                 for p in v.split(',').filter(|p| !p.is_empty()) {
-                    ps.push(Precision::parse(p).ok_or_else(|| {
-                        format!("unknown precision {p:?} (known: f32,tf32,bf16)")
-                    })?);
+                    ps.push(Precision::parse(p).ok_or_else(|| format!("unknown precision {p:?} (known: f32,tf32,bf16)"))?);
                 }
-                o.precisions = Precision::ALL
-                    .into_iter()
-                    .filter(|p| ps.contains(p))
-                    .collect();
+                o.precisions = Precision::ALL.into_iter().filter(|p| ps.contains(p)).collect();
             }
             "--seed" => {
                 let v = value()?;
-                o.seed = Some(
-                    v.parse()
-                        .map_err(|_| format!("--seed wants an unsigned integer, got {v:?}"))?,
-                );
+                o.seed = Some(v.parse().map_err(|_| format!("--seed wants an unsigned integer, got {v:?}"))?);
             }
             "--csv" => o.csv = value()?,
             "--torch" => o.torch = Some(value()?),
@@ -376,9 +323,7 @@ fn splitmix(state: &mut u64) -> u64 {
 
 /// A seed from the clock, small enough to type back in.
 fn clock_seed() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     (nanos % 1_000_000_000) as u64
 }
 
@@ -388,13 +333,7 @@ fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
     let mut out = Vec::new();
     let with_layouts = |out: &mut Vec<Shape>, group, layouts: &[Layout], (m, n, k)| {
         for &layout in layouts {
-            out.push(Shape {
-                group,
-                layout,
-                m,
-                n,
-                k,
-            });
+            out.push(Shape { group, layout, m, n, k });
         }
     };
     for &group in &o.groups {
@@ -406,28 +345,14 @@ fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
                 }
             }
             "mlp" => {
-                let batches: &[usize] = if o.quick {
-                    &MLP_BATCHES_QUICK
-                } else {
-                    &MLP_BATCHES
-                };
+                let batches: &[usize] = if o.quick { &MLP_BATCHES_QUICK } else { &MLP_BATCHES };
                 let mut seen = HashSet::new();
                 for &(input, output) in &MLP_LAYERS {
                     for &b in batches {
                         // Forward x·Wᵀ, input gradient dY·W, weight gradient dYᵀ·x.
-                        for (layout, m, n, k) in [
-                            (Layout::NT, b, output, input),
-                            (Layout::NN, b, input, output),
-                            (Layout::TN, output, input, b),
-                        ] {
+                        for (layout, m, n, k) in [(Layout::NT, b, output, input), (Layout::NN, b, input, output), (Layout::TN, output, input, b)] {
                             if seen.insert((layout, m, n, k)) {
-                                out.push(Shape {
-                                    group,
-                                    layout,
-                                    m,
-                                    n,
-                                    k,
-                                });
+                                out.push(Shape { group, layout, m, n, k });
                             }
                         }
                     }
@@ -447,11 +372,7 @@ fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
             }
             "random" => {
                 // The quick list is a prefix of the full one (same stream).
-                let count = if o.quick {
-                    RANDOM_COUNT_QUICK
-                } else {
-                    RANDOM_COUNT
-                };
+                let count = if o.quick { RANDOM_COUNT_QUICK } else { RANDOM_COUNT };
                 let mut state = seed;
                 let dim = |state: &mut u64| {
                     let u = (splitmix(state) >> 11) as f64 / (1u64 << 53) as f64;
@@ -460,13 +381,7 @@ fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
                 for _ in 0..count {
                     let (m, n, k) = (dim(&mut state), dim(&mut state), dim(&mut state));
                     let layout = Layout::ALL[(splitmix(&mut state) % 4) as usize];
-                    out.push(Shape {
-                        group,
-                        layout,
-                        m,
-                        n,
-                        k,
-                    });
+                    out.push(Shape { group, layout, m, n, k });
                 }
             }
             _ => unreachable!("groups are validated when parsed"),
@@ -485,20 +400,12 @@ struct HostInputs {
 impl HostInputs {
     fn a_at(&self, i: usize, p: usize) -> f32 {
         let s = &self.shape;
-        if s.layout.ta {
-            self.a[p * s.m + i]
-        } else {
-            self.a[i * s.k + p]
-        }
+        if s.layout.ta { self.a[p * s.m + i] } else { self.a[i * s.k + p] }
     }
 
     fn b_at(&self, p: usize, j: usize) -> f32 {
         let s = &self.shape;
-        if s.layout.tb {
-            self.b[j * s.k + p]
-        } else {
-            self.b[p * s.n + j]
-        }
+        if s.layout.tb { self.b[j * s.k + p] } else { self.b[p * s.n + j] }
     }
 
     /// (Σ a·b, Σ|a·b|) for C[i][j].
@@ -564,11 +471,7 @@ fn check(x: &HostInputs, c: &[f32], p: Precision, seed: u64) -> Check {
     let (m, n) = (x.shape.m, x.shape.n);
     if let Some(idx) = c.iter().position(|v| v.is_nan()) {
         let (nans, (i, j)) = (c.iter().filter(|v| v.is_nan()).count(), (idx / n, idx % n));
-        return Check {
-            worst: f64::INFINITY,
-            ok: false,
-            note: format!("{nans} NaN, first at ({i},{j})"),
-        };
+        return Check { worst: f64::INFINITY, ok: false, note: format!("{nans} NaN, first at ({i},{j})") };
     }
     let round = p.round();
     let tol = p.tolerance();
@@ -598,11 +501,7 @@ fn check(x: &HostInputs, c: &[f32], p: Precision, seed: u64) -> Check {
     }
     let (worst, (i, j)) = worst;
     let ok = worst <= tol;
-    let note = if ok {
-        String::new()
-    } else {
-        format!("err {worst:.1e} > {tol:.0e} at ({i},{j})")
-    };
+    let note = if ok { String::new() } else { format!("err {worst:.1e} > {tol:.0e} at ({i},{j})") };
     Check { worst, ok, note }
 }
 
@@ -631,9 +530,7 @@ impl Row {
 
     fn ms(&self) -> Option<f64> {
         match &self.outcome {
-            Outcome::Measured {
-                timing: Some(t), ..
-            } => Some(t.ms),
+            Outcome::Measured { timing: Some(t), .. } => Some(t.ms),
             _ => None,
         }
     }
@@ -655,23 +552,15 @@ impl Row {
         match &self.outcome {
             Outcome::Error(e) => format!("ERROR {e}"),
             Outcome::Measured { check, .. } if !check.ok => format!("FAIL {}", check.note),
-            Outcome::Measured {
-                check,
-                timing: None,
-            } => format!("ok {:.1e}, timing failed", check.worst),
+            Outcome::Measured { check, timing: None } => format!("ok {:.1e}, timing failed", check.worst),
             Outcome::Measured { check, .. } => format!("ok {:.1e}", check.worst),
         }
     }
 
     fn print(&self) {
         let s = &self.shape;
-        let opt =
-            |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
-        let lb = if self.launch_bound() {
-            " launch-bound"
-        } else {
-            ""
-        };
+        let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
+        let lb = if self.launch_bound() { " launch-bound" } else { "" };
         println!(
             "{:<6} {:<4} {} {:>5} {:>5} {:>5} {:>10} ms {:>6} TF  torch {:>10}  ratio {:>5}  {}{lb}",
             s.group,
@@ -694,20 +583,10 @@ impl Row {
         let s = &self.shape;
         let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
         let (reps, graph, check, err, note) = match &self.outcome {
-            Outcome::Error(e) => (
-                String::new(),
-                String::new(),
-                "error",
-                String::new(),
-                e.clone(),
-            ),
+            Outcome::Error(e) => (String::new(), String::new(), "error", String::new(), e.clone()),
             Outcome::Measured { check, timing } => (
-                timing
-                    .as_ref()
-                    .map_or(String::new(), |t| t.reps.to_string()),
-                timing
-                    .as_ref()
-                    .map_or(String::new(), |t| t.graph.to_string()),
+                timing.as_ref().map_or(String::new(), |t| t.reps.to_string()),
+                timing.as_ref().map_or(String::new(), |t| t.graph.to_string()),
                 if check.ok { "ok" } else { "fail" },
                 format!("{:.3e}", check.worst),
                 check.note.clone(),
@@ -744,21 +623,13 @@ struct TorchTimes {
 
 fn read_torch(path: &str) -> std::result::Result<TorchTimes, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut t = TorchTimes {
-        ms: HashMap::new(),
-        seed: None,
-        list_line: None,
-        comments: Vec::new(),
-    };
+    let mut t = TorchTimes { ms: HashMap::new(), seed: None, list_line: None, comments: Vec::new() };
     for (lineno, line) in text.lines().enumerate() {
         let line = line.trim();
         if let Some(c) = line.strip_prefix('#') {
             if let Some(seed) = c.trim().strip_prefix("gemm_sweep seed=") {
                 let seed = seed.split_whitespace().next().unwrap_or("");
-                t.seed = Some(
-                    seed.parse()
-                        .map_err(|_| format!("{path}:{}: bad seed {seed:?}", lineno + 1))?,
-                );
+                t.seed = Some(seed.parse().map_err(|_| format!("{path}:{}: bad seed {seed:?}", lineno + 1))?);
                 t.list_line = Some(c.trim().to_string());
             } else {
                 t.comments.push(c.trim().to_string());
@@ -769,28 +640,14 @@ fn read_torch(path: &str) -> std::result::Result<TorchTimes, String> {
             continue;
         }
         let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        let bad = || {
-            format!(
-                "{path}:{}: expected precision,layout,m,n,k,torch_ms, got {line:?}",
-                lineno + 1
-            )
-        };
+        let bad = || format!("{path}:{}: expected precision,layout,m,n,k,torch_ms, got {line:?}", lineno + 1);
         if f.len() < 6 {
             return Err(bad());
         }
         let num = |s: &str| s.parse::<usize>().map_err(|_| bad());
         let ms: f64 = f[5].parse().map_err(|_| bad())?;
         if ms.is_finite() && ms > 0.0 {
-            t.ms.insert(
-                (
-                    f[0].to_string(),
-                    f[1].to_string(),
-                    num(f[2])?,
-                    num(f[3])?,
-                    num(f[4])?,
-                ),
-                ms,
-            );
+            t.ms.insert((f[0].to_string(), f[1].to_string(), num(f[2])?, num(f[3])?, num(f[4])?), ms);
         }
     }
     Ok(t)
@@ -799,12 +656,7 @@ fn read_torch(path: &str) -> std::result::Result<TorchTimes, String> {
 /// The case list's first line: the seed and the options that select the cases.
 fn list_line(o: &Options, seed: u64) -> String {
     let precisions: Vec<&str> = o.precisions.iter().map(|p| p.name()).collect();
-    format!(
-        "gemm_sweep seed={seed} quick={} groups={} precisions={}",
-        o.quick,
-        o.groups.join(","),
-        precisions.join(",")
-    )
+    format!("gemm_sweep seed={seed} quick={} groups={} precisions={}", o.quick, o.groups.join(","), precisions.join(","))
 }
 
 /// The sweep's state: the GPU, the options, the rows so far and the CSV they go to.
@@ -821,16 +673,8 @@ struct Sweep<'a> {
 impl Sweep<'_> {
     /// Prints a row, appends it to the CSV (flushed, so a run cut short keeps its rows) and keeps it.
     fn record(&mut self, shape: Shape, precision: Precision, outcome: Outcome) {
-        let torch_ms = self
-            .torch
-            .as_ref()
-            .and_then(|t| t.ms.get(&key(precision, &shape)).copied());
-        let row = Row {
-            shape,
-            precision,
-            outcome,
-            torch_ms,
-        };
+        let torch_ms = self.torch.as_ref().and_then(|t| t.ms.get(&key(precision, &shape)).copied());
+        let row = Row { shape, precision, outcome, torch_ms };
         row.print();
         if let Some(csv) = &mut self.csv
             && let Err(e) = writeln!(csv, "{}", row.csv()).and_then(|()| csv.flush())
@@ -862,21 +706,9 @@ impl Sweep<'_> {
         };
         let (ar, ac) = shape.a_stored();
         let (br, bc) = shape.b_stored();
-        let x = HostInputs {
-            shape,
-            a: random_f32(case_seed, ar * ac, -1.0, 1.0),
-            b: random_f32(case_seed ^ 0x5555_5555, br * bc, -1.0, 1.0),
-        };
+        let x = HostInputs { shape, a: random_f32(case_seed, ar * ac, -1.0, 1.0), b: random_f32(case_seed ^ 0x5555_5555, br * bc, -1.0, 1.0) };
         let (ta, tb) = shape.layout.transposes();
-        let what = |p: Precision| {
-            format!(
-                "{} {} {} {}",
-                shape.group,
-                p.name(),
-                shape.layout.name(),
-                shape.dims()
-            )
-        };
+        let what = |p: Precision| format!("{} {} {} {}", shape.group, p.name(), shape.layout.name(), shape.dims());
         // The output, and the f32 operands f32 and tf32 share (dropped before the bf16 upload,
         // so at most one pair of operands is on the device).
         let mut out: Option<DeviceMatrix> = None;
@@ -891,28 +723,17 @@ impl Sweep<'_> {
                     Precision::F32 | Precision::Tf32 => {
                         let (a, b) = match &f32_operands {
                             Some(ab) => ab,
-                            None => f32_operands.insert((
-                                DeviceMatrix::from_host(gpu, ar, ac, &x.a)?,
-                                DeviceMatrix::from_host(gpu, br, bc, &x.b)?,
-                            )),
+                            None => f32_operands.insert((DeviceMatrix::from_host(gpu, ar, ac, &x.a)?, DeviceMatrix::from_host(gpu, br, bc, &x.b)?)),
                         };
-                        let kernel = if p == Precision::Tf32 {
-                            GemmKernel::Tf32Auto
-                        } else {
-                            self.f32_kernel
-                        };
-                        let mut op = |c: &mut DeviceMatrix| {
-                            gemm(gpu, a, ta, b, tb, Epilogue::default(), c, kernel)
-                        };
+                        let kernel = if p == Precision::Tf32 { GemmKernel::Tf32Auto } else { self.f32_kernel };
+                        let mut op = |c: &mut DeviceMatrix| gemm(gpu, a, ta, b, tb, Epilogue::default(), c, kernel);
                         run_case(gpu, &x, p, case_seed, c, &mut op, &what(p))
                     }
                     Precision::Bf16 => {
                         f32_operands = None;
                         let a = DeviceMatrixBf16::from_f32(gpu, ar, ac, &x.a)?;
                         let b = DeviceMatrixBf16::from_f32(gpu, br, bc, &x.b)?;
-                        let mut op = |c: &mut DeviceMatrix| {
-                            gemm_bf16(gpu, &a, ta, &b, tb, Epilogue::default(), c)
-                        };
+                        let mut op = |c: &mut DeviceMatrix| gemm_bf16(gpu, &a, ta, &b, tb, Epilogue::default(), c);
                         run_case(gpu, &x, p, case_seed, c, &mut op, &what(p))
                     }
                 })
@@ -950,17 +771,11 @@ fn run_case(
     };
     // A failed check is still timed: the table shows both.
     match measure(gpu, &mut || op(c), what) {
-        Ok(timing) => Outcome::Measured {
-            check,
-            timing: Some(timing),
-        },
+        Ok(timing) => Outcome::Measured { check, timing: Some(timing) },
         Err(e) if check.ok => Outcome::Error(format!("timing: {e}")),
         Err(e) => {
             eprintln!("  {what}: timing failed too: {e}");
-            Outcome::Measured {
-                check,
-                timing: None,
-            }
+            Outcome::Measured { check, timing: None }
         }
     }
 }
@@ -974,64 +789,27 @@ fn summary_line(label: &str, rows: &[&Row], have_torch: bool) -> String {
     let failed = rows.iter().filter(|r| !r.ok()).count();
     let mut s = format!("{label:<12} {:>4} cases, {failed} failed", rows.len());
     if !have_torch {
-        let tf: Vec<f64> = rows
-            .iter()
-            .filter(|r| !r.launch_bound())
-            .filter_map(|r| r.tflops())
-            .collect();
+        let tf: Vec<f64> = rows.iter().filter(|r| !r.launch_bound()).filter_map(|r| r.tflops()).collect();
         if let Some(g) = geomean(&tf) {
-            let _ = write!(
-                s,
-                "; geomean {g:.2} TFLOP/s over {} cases >= 1 MFLOP",
-                tf.len()
-            );
+            let _ = write!(s, "; geomean {g:.2} TFLOP/s over {} cases >= 1 MFLOP", tf.len());
         }
         return s;
     }
     let all: Vec<f64> = rows.iter().filter_map(|r| r.ratio()).collect();
-    let big: Vec<(&Row, f64)> = rows
-        .iter()
-        .filter(|r| !r.launch_bound())
-        .filter_map(|r| Some((*r, r.ratio()?)))
-        .collect();
+    let big: Vec<(&Row, f64)> = rows.iter().filter(|r| !r.launch_bound()).filter_map(|r| Some((*r, r.ratio()?))).collect();
     let big_ratios: Vec<f64> = big.iter().map(|(_, r)| *r).collect();
     let fmt = |g: Option<f64>| g.map_or("-".to_string(), |g| format!("{g:.3}"));
-    let _ = write!(
-        s,
-        "; ratio geomean {} (all, {}) {} (>=1 MFLOP, {})",
-        fmt(geomean(&all)),
-        all.len(),
-        fmt(geomean(&big_ratios)),
-        big_ratios.len()
-    );
+    let _ = write!(s, "; ratio geomean {} (all, {}) {} (>=1 MFLOP, {})", fmt(geomean(&all)), all.len(), fmt(geomean(&big_ratios)), big_ratios.len());
     if let Some((w, r)) = big.iter().min_by(|a, b| a.1.total_cmp(&b.1)) {
-        let _ = write!(
-            s,
-            "; worst {r:.3} {} {} {}",
-            w.shape.group,
-            w.shape.layout.name(),
-            w.shape.dims()
-        );
+        let _ = write!(s, "; worst {r:.3} {} {} {}", w.shape.group, w.shape.layout.name(), w.shape.dims());
     }
     let slow = big_ratios.iter().filter(|r| **r < SLOW_RATIO).count();
     let _ = write!(s, "; {slow} below {SLOW_RATIO:.2}");
-    let lb: Vec<f64> = rows
-        .iter()
-        .filter(|r| r.launch_bound())
-        .filter_map(|r| r.ratio())
-        .collect();
+    let lb: Vec<f64> = rows.iter().filter(|r| r.launch_bound()).filter_map(|r| r.ratio()).collect();
     if !lb.is_empty() {
-        let _ = write!(
-            s,
-            "; launch-bound below 1: {}/{}",
-            lb.iter().filter(|r| **r < 1.0).count(),
-            lb.len()
-        );
+        let _ = write!(s, "; launch-bound below 1: {}/{}", lb.iter().filter(|r| **r < 1.0).count(), lb.len());
     }
-    let missing = rows
-        .iter()
-        .filter(|r| r.ms().is_some() && r.ratio().is_none())
-        .count();
+    let missing = rows.iter().filter(|r| r.ms().is_some() && r.ratio().is_none()).count();
     if missing > 0 {
         let _ = write!(s, "; {missing} without a torch time");
     }
@@ -1042,9 +820,7 @@ fn summary_line(label: &str, rows: &[&Row], have_torch: bool) -> String {
 fn print_summary(rows: &[Row], precisions: &[Precision], groups: &[&str], have_torch: bool) {
     println!();
     if have_torch {
-        println!(
-            "== summary: ratio = torch_ms / ours_ms (above 1 we are faster); launch-bound = under 1 MFLOP (target >= 1) =="
-        );
+        println!("== summary: ratio = torch_ms / ours_ms (above 1 we are faster); launch-bound = under 1 MFLOP (target >= 1) ==");
     } else {
         println!("== summary (no --torch file: throughput only) ==");
     }
@@ -1053,16 +829,9 @@ fn print_summary(rows: &[Row], precisions: &[Precision], groups: &[&str], have_t
         if of_p.is_empty() {
             continue;
         }
-        println!(
-            "{}",
-            summary_line(&format!("{} all", p.name()), &of_p, have_torch)
-        );
+        println!("{}", summary_line(&format!("{} all", p.name()), &of_p, have_torch));
         for &g in groups {
-            let of_g: Vec<&Row> = of_p
-                .iter()
-                .copied()
-                .filter(|r| r.shape.group == g)
-                .collect();
+            let of_g: Vec<&Row> = of_p.iter().copied().filter(|r| r.shape.group == g).collect();
             if !of_g.is_empty() {
                 println!("{}", summary_line(&format!("  {g}"), &of_g, have_torch));
             }
@@ -1116,11 +885,7 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    println!(
-        "gemm_sweep: seed {seed} (from {source}; rerun with --seed {seed}), {} shapes x {} precisions",
-        shapes.len(),
-        o.precisions.len()
-    );
+    println!("gemm_sweep: seed {seed} (from {source}; rerun with --seed {seed}), {} shapes x {} precisions", shapes.len(), o.precisions.len());
     let gpu = match Gpu::new() {
         Ok(gpu) => gpu,
         Err(e) => {
@@ -1130,49 +895,28 @@ fn main() -> ExitCode {
         }
     };
     let info = gpu.info();
-    println!(
-        "GPU: {} (cc {}.{}, {} SMs), PTX {}",
-        info.name,
-        info.compute_capability.0,
-        info.compute_capability.1,
-        info.multiprocessors,
-        gpu.ptx_arch()
-    );
+    println!("GPU: {} (cc {}.{}, {} SMs), PTX {}", info.name, info.compute_capability.0, info.compute_capability.1, info.multiprocessors, gpu.ptx_arch());
     if let Some(t) = &torch {
         for c in &t.comments {
             println!("torch file: {c}");
         }
         let ours = list_line(&o, seed);
         match &t.list_line {
-            Some(l) if *l != ours => println!(
-                "WARNING: the torch file's case list was made with `{l}`, this run is `{ours}`"
-            ),
+            Some(l) if *l != ours => println!("WARNING: the torch file's case list was made with `{l}`, this run is `{ours}`"),
             None => println!("WARNING: the torch file does not say which case list it timed"),
             _ => {}
         }
     }
-    let csv = match File::create(&o.csv)
-        .and_then(|mut f| writeln!(f, "{}", Row::CSV_HEADER).map(|()| f))
-    {
+    let csv = match File::create(&o.csv).and_then(|mut f| writeln!(f, "{}", Row::CSV_HEADER).map(|()| f)) {
         Ok(f) => Some(f),
         Err(e) => {
             eprintln!("gemm_sweep: cannot write {}: {e}", o.csv);
             return ExitCode::FAILURE;
         }
     };
-    println!(
-        "group  prec lay     m     n     k    ours ms       TF/s        torch ms  ratio  check (max err / Σ|a·b|)"
-    );
+    println!("group  prec lay     m     n     k    ours ms       TF/s        torch ms  ratio  check (max err / Σ|a·b|)");
     let have_torch = torch.is_some();
-    let mut sweep = Sweep {
-        gpu: &gpu,
-        seed,
-        precisions: o.precisions.clone(),
-        f32_kernel: o.f32_kernel,
-        torch,
-        rows: Vec::new(),
-        csv,
-    };
+    let mut sweep = Sweep { gpu: &gpu, seed, precisions: o.precisions.clone(), f32_kernel: o.f32_kernel, torch, rows: Vec::new(), csv };
     let mut stopped = false;
     for (idx, &shape) in shapes.iter().enumerate() {
         if !sweep.run_shape(idx, shape) {
@@ -1186,15 +930,10 @@ fn main() -> ExitCode {
     let bad = rows.iter().filter(|r| !r.ok()).count() + (expected - rows.len());
     println!("CSV: {}", o.csv);
     if stopped {
-        println!(
-            "STOPPED after {} of {expected} cases (GPU context unusable)",
-            rows.len()
-        );
+        println!("STOPPED after {} of {expected} cases (GPU context unusable)", rows.len());
     }
     if bad > 0 {
-        println!(
-            "RESULT: {bad} of {expected} cases failed the check, errored or did not run: exit status 1"
-        );
+        println!("RESULT: {bad} of {expected} cases failed the check, errored or did not run: exit status 1");
         ExitCode::FAILURE
     } else {
         println!("RESULT: all {expected} cases passed the check");

@@ -1,11 +1,9 @@
 //! Matrix add C = A + B on N×N f32, N = 64…4096. Throughput is bytes read and written: GB/s.
 
-use benches::{
-    cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, ok, open_gpu, verify,
-};
-use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
-use benches::timing::{context_synchronize, download_into};
 use benches::metrics::{elementwise_bytes, random_f32};
+use benches::timing::{context_synchronize, download_into};
+use benches::{cpu, criterion, end_to_end_time, group, kernel_time, matrix_sizes, ok, open_gpu, verify};
+use criterion::{BenchmarkGroup, BenchmarkId, Throughput, measurement::WallTime};
 use host::ops::elementwise::mat_add_into;
 use host::{DeviceMatrix, Gpu};
 
@@ -14,18 +12,11 @@ fn main() {
     let gpu = open_gpu("mat_add");
     let mut g = group(&mut c, "mat_add");
     for n in matrix_sizes() {
-        let (a, b) = (
-            random_f32(4, n * n, -1.0, 1.0),
-            random_f32(5, n * n, -1.0, 1.0),
-        );
+        let (a, b) = (random_f32(4, n * n, -1.0, 1.0), random_f32(5, n * n, -1.0, 1.0));
         let mut out = vec![f32::NAN; n * n];
         g.throughput(Throughput::BytesDecimal(elementwise_bytes(n * n, 2, 1)));
-        g.bench_with_input(BenchmarkId::new("cpu_loop", n), &n, |bch, _| {
-            bch.iter(|| cpu::mat_add_loop(&a, &b, &mut out, n, n))
-        });
-        g.bench_with_input(BenchmarkId::new("cpu_rayon", n), &n, |bch, _| {
-            bch.iter(|| cpu::mat_add_par(&a, &b, &mut out, n))
-        });
+        g.bench_with_input(BenchmarkId::new("cpu_loop", n), &n, |bch, _| bch.iter(|| cpu::mat_add_loop(&a, &b, &mut out, n, n)));
+        g.bench_with_input(BenchmarkId::new("cpu_rayon", n), &n, |bch, _| bch.iter(|| cpu::mat_add_par(&a, &b, &mut out, n)));
         if let Some(gpu) = &gpu {
             gpu_series(&mut g, gpu, n, &a, &b, &mut out);
         }
@@ -34,14 +25,7 @@ fn main() {
     c.final_summary();
 }
 
-fn gpu_series(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    gpu: &Gpu,
-    n: usize,
-    a: &[f32],
-    b: &[f32],
-    out: &mut [f32],
-) {
+fn gpu_series(g: &mut BenchmarkGroup<'_, WallTime>, gpu: &Gpu, n: usize, a: &[f32], b: &[f32], out: &mut [f32]) {
     let want = host::reference::mat_add(a, b, n, n);
     let mut da = ok("upload", DeviceMatrix::from_host(gpu, n, n, a));
     let mut db = ok("upload", DeviceMatrix::from_host(gpu, n, n, b));

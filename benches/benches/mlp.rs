@@ -8,12 +8,12 @@
 
 use std::time::{Duration, Instant};
 
+use benches::timing::{median, time_gpu_ms};
 use criterion::{Criterion, criterion_group, criterion_main};
 use host::nn::data::Dataset;
 use host::nn::gpu::{DeviceDataset, ForwardBuffers, Linear, Mlp, Trainer};
 use host::nn::rng::Rng;
 use host::nn::{Activation, Architecture, Optimizer, Params};
-use benches::timing::{median, time_gpu_ms};
 use host::ops::{optim, reduce, softmax};
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 

@@ -20,18 +20,8 @@ fn run() -> Result<(), Error> {
     let gpu = Gpu::new()?;
     println!("GPU: {} (PTX {})", gpu.info().name, gpu.ptx_arch());
     println!("vector add c = a + b, f32; medians; speedup = CPU time / GPU time");
-    println!(
-        "{:>11} | {:>11} | {:>11} | {:>11} | {:>14} | {:>15}",
-        "n", "CPU loop", "GPU kernel", "GPU + copies", "kernel speedup", "+ copies speedup"
-    );
-    for n in [
-        1_000usize,
-        10_000,
-        100_000,
-        1_000_000,
-        10_000_000,
-        100_000_000,
-    ] {
+    println!("{:>11} | {:>11} | {:>11} | {:>11} | {:>14} | {:>15}", "n", "CPU loop", "GPU kernel", "GPU + copies", "kernel speedup", "+ copies speedup");
+    for n in [1_000usize, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] {
         let (a, b) = (random_f32(1, n, -1.0, 1.0), random_f32(2, n, -1.0, 1.0));
         let mut want = vec![f32::NAN; n];
         let cpu = Stats::from_sorted(&time_cpu_ms(Repeat::new(1, 5, 200, 0.3), || {
@@ -47,34 +37,19 @@ fn run() -> Result<(), Error> {
         let kernel = VecAddKernel::Naive;
         vec_add_into(&gpu, &da, &db, &mut dc, kernel)?;
         check(n, &dc.to_host(&gpu)?, &want)?;
-        let gpu_ms =
-            Stats::from_sorted(&time_kernel_ms(&gpu, Repeat::new(3, 20, 500, 0.2), || {
-                vec_add_into(&gpu, &da, &db, &mut dc, kernel)
-            })?)
-            .median_ms;
+        let gpu_ms = Stats::from_sorted(&time_kernel_ms(&gpu, Repeat::new(3, 20, 500, 0.2), || vec_add_into(&gpu, &da, &db, &mut dc, kernel))?).median_ms;
         let mut c = vec![f32::NAN; n];
-        let e2e = Stats::from_sorted(&time_end_to_end_ms(
-            &gpu,
-            Repeat::new(2, 5, 100, 0.3),
-            || {
-                da.copy_from_host(&gpu, &a)?;
-                db.copy_from_host(&gpu, &b)?;
-                context_synchronize(&gpu)?;
-                vec_add_into(&gpu, &da, &db, &mut dc, kernel)?;
-                download_into(&gpu, &dc, &mut c)?;
-                Ok(())
-            },
-        )?)
+        let e2e = Stats::from_sorted(&time_end_to_end_ms(&gpu, Repeat::new(2, 5, 100, 0.3), || {
+            da.copy_from_host(&gpu, &a)?;
+            db.copy_from_host(&gpu, &b)?;
+            context_synchronize(&gpu)?;
+            vec_add_into(&gpu, &da, &db, &mut dc, kernel)?;
+            download_into(&gpu, &dc, &mut c)?;
+            Ok(())
+        })?)
         .median_ms;
         check(n, &c, &want)?;
-        println!(
-            "{n:>11} | {:>11} | {:>11} | {:>12} | {:>13.2}× | {:>14.2}×",
-            fmt_ms(cpu),
-            fmt_ms(gpu_ms),
-            fmt_ms(e2e),
-            cpu / gpu_ms,
-            cpu / e2e
-        );
+        println!("{n:>11} | {:>11} | {:>11} | {:>12} | {:>13.2}× | {:>14.2}×", fmt_ms(cpu), fmt_ms(gpu_ms), fmt_ms(e2e), cpu / gpu_ms, cpu / e2e);
     }
     println!("all GPU results equal the CPU's exactly");
     Ok(())
@@ -85,17 +60,10 @@ fn check(n: usize, got: &[f32], want: &[f32]) -> Result<(), Error> {
     if err == 0.0 {
         Ok(())
     } else {
-        Err(Error::InvalidArgument {
-            op: "vector_add",
-            reason: format!("n = {n}: GPU result differs from the CPU (relative error {err:.2e})"),
-        })
+        Err(Error::InvalidArgument { op: "vector_add", reason: format!("n = {n}: GPU result differs from the CPU (relative error {err:.2e})") })
     }
 }
 
 fn fmt_ms(ms: f64) -> String {
-    if ms < 1.0 {
-        format!("{:.1} µs", ms * 1e3)
-    } else {
-        format!("{ms:.2} ms")
-    }
+    if ms < 1.0 { format!("{:.1} µs", ms * 1e3) } else { format!("{ms:.2} ms") }
 }

@@ -32,14 +32,8 @@ pub fn parse_anchor_csv(text: &str) -> Vec<AnchorRow> {
 }
 
 /// The anchor row for `op` at `shape` in `dtype`, if the anchor measured it.
-pub fn find_anchor<'a>(
-    rows: &'a [AnchorRow],
-    op: &str,
-    shape: &str,
-    dtype: &str,
-) -> Option<&'a AnchorRow> {
-    rows.iter()
-        .find(|r| r.op == op && r.shape == shape && r.dtype == dtype)
+pub fn find_anchor<'a>(rows: &'a [AnchorRow], op: &str, shape: &str, dtype: &str) -> Option<&'a AnchorRow> {
+    rows.iter().find(|r| r.op == op && r.shape == shape && r.dtype == dtype)
 }
 
 #[cfg(test)]
@@ -48,18 +42,10 @@ mod tests {
 
     #[test]
     fn anchor_csv_lines_parse_and_the_header_is_skipped() {
-        let rows = parse_anchor_csv(
-            "gpu NVIDIA H100 torch 2.5\nvec_add,1024,f32,0.0061,2.01\nlinear_sigmoid,256x1024x1024,f32,0.05,10.7\n",
-        );
+        let rows = parse_anchor_csv("gpu NVIDIA H100 torch 2.5\nvec_add,1024,f32,0.0061,2.01\nlinear_sigmoid,256x1024x1024,f32,0.05,10.7\n");
         assert_eq!(rows.len(), 2);
-        assert_eq!(
-            find_anchor(&rows, "vec_add", "1024", "f32").map(|r| r.metric),
-            Some(2.01)
-        );
-        assert_eq!(
-            find_anchor(&rows, "linear_sigmoid", "256x1024x1024", "f32").map(|r| r.median_ms),
-            Some(0.05)
-        );
+        assert_eq!(find_anchor(&rows, "vec_add", "1024", "f32").map(|r| r.metric), Some(2.01));
+        assert_eq!(find_anchor(&rows, "linear_sigmoid", "256x1024x1024", "f32").map(|r| r.median_ms), Some(0.05));
         assert!(find_anchor(&rows, "vec_add", "1024", "bf16").is_none());
     }
 }

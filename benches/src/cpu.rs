@@ -21,11 +21,7 @@ pub fn vec_add_loop(a: &[f32], b: &[f32], c: &mut [f32]) {
 
 /// c = a + b on every core.
 pub fn vec_add_par(a: &[f32], b: &[f32], c: &mut [f32]) {
-    c.par_iter_mut()
-        .with_min_len(PAR_MIN_ELEMS)
-        .zip(a.par_iter())
-        .zip(b.par_iter())
-        .for_each(|((c, a), b)| *c = a + b);
+    c.par_iter_mut().with_min_len(PAR_MIN_ELEMS).zip(a.par_iter()).zip(b.par_iter()).for_each(|((c, a), b)| *c = a + b);
 }
 
 /// y = σ(x), one element after another, with the scalar function the kernels use.
@@ -37,10 +33,7 @@ pub fn sigmoid_loop(x: &[f32], y: &mut [f32]) {
 
 /// y = σ(x) on every core.
 pub fn sigmoid_par(x: &[f32], y: &mut [f32]) {
-    y.par_iter_mut()
-        .with_min_len(PAR_MIN_ELEMS)
-        .zip(x.par_iter())
-        .for_each(|(y, &x)| *y = Activation::Sigmoid.apply(x));
+    y.par_iter_mut().with_min_len(PAR_MIN_ELEMS).zip(x.par_iter()).for_each(|(y, &x)| *y = Activation::Sigmoid.apply(x));
 }
 
 /// C = A + B for row-major rows×cols, the article's double loop.
@@ -56,15 +49,12 @@ pub fn mat_add_loop(a: &[f32], b: &[f32], c: &mut [f32], rows: usize, cols: usiz
 /// C = A + B with rows spread over every core.
 pub fn mat_add_par(a: &[f32], b: &[f32], c: &mut [f32], cols: usize) {
     let rows_per_task = (PAR_MIN_ELEMS / cols.max(1)).max(1);
-    c.par_chunks_mut(cols.max(1))
-        .with_min_len(rows_per_task)
-        .enumerate()
-        .for_each(|(r, row)| {
-            let (a, b) = (&a[r * cols..(r + 1) * cols], &b[r * cols..(r + 1) * cols]);
-            for ((c, a), b) in row.iter_mut().zip(a).zip(b) {
-                *c = a + b;
-            }
-        });
+    c.par_chunks_mut(cols.max(1)).with_min_len(rows_per_task).enumerate().for_each(|(r, row)| {
+        let (a, b) = (&a[r * cols..(r + 1) * cols], &b[r * cols..(r + 1) * cols]);
+        for ((c, a), b) in row.iter_mut().zip(a).zip(b) {
+            *c = a + b;
+        }
+    });
 }
 
 /// The article's triple loop: C (m×n) = A (m×k) · B (k×n), row-major, f32 accumulation, the
@@ -97,11 +87,7 @@ pub struct NalgebraMatmul {
 
 impl NalgebraMatmul {
     pub fn new(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Self {
-        NalgebraMatmul {
-            at: DMatrix::from_column_slice(k, m, a),
-            bt: DMatrix::from_column_slice(n, k, b),
-            ct: DMatrix::zeros(n, m),
-        }
+        NalgebraMatmul { at: DMatrix::from_column_slice(k, m, a), bt: DMatrix::from_column_slice(n, k, b), ct: DMatrix::zeros(n, m) }
     }
 
     /// Computes C = A·B (nalgebra's `gemm`, which calls matrixmultiply's sgemm).
@@ -117,16 +103,7 @@ impl NalgebraMatmul {
 
 /// y = act(x·Wᵀ + b): x batch×in, W out×in, b out, y batch×out, the plain loops.
 #[allow(clippy::too_many_arguments)]
-pub fn dense_loop(
-    x: &[f32],
-    w: &[f32],
-    b: &[f32],
-    y: &mut [f32],
-    batch: usize,
-    in_f: usize,
-    out_f: usize,
-    act: Activation,
-) {
+pub fn dense_loop(x: &[f32], w: &[f32], b: &[f32], y: &mut [f32], batch: usize, in_f: usize, out_f: usize, act: Activation) {
     for r in 0..batch {
         for o in 0..out_f {
             let mut acc = b[o];
@@ -139,25 +116,15 @@ pub fn dense_loop(
 }
 
 /// The dense layer with batch rows spread over every core (each output a contiguous dot product).
-pub fn dense_par(
-    x: &[f32],
-    w: &[f32],
-    b: &[f32],
-    y: &mut [f32],
-    in_f: usize,
-    out_f: usize,
-    act: Activation,
-) {
-    y.par_chunks_mut(out_f.max(1))
-        .enumerate()
-        .for_each(|(r, yr)| {
-            let xr = &x[r * in_f..(r + 1) * in_f];
-            for (o, yo) in yr.iter_mut().enumerate() {
-                let wr = &w[o * in_f..(o + 1) * in_f];
-                let dot: f32 = xr.iter().zip(wr).map(|(a, b)| a * b).sum();
-                *yo = act.apply(dot + b[o]);
-            }
-        });
+pub fn dense_par(x: &[f32], w: &[f32], b: &[f32], y: &mut [f32], in_f: usize, out_f: usize, act: Activation) {
+    y.par_chunks_mut(out_f.max(1)).enumerate().for_each(|(r, yr)| {
+        let xr = &x[r * in_f..(r + 1) * in_f];
+        for (o, yo) in yr.iter_mut().enumerate() {
+            let wr = &w[o * in_f..(o + 1) * in_f];
+            let dot: f32 = xr.iter().zip(wr).map(|(a, b)| a * b).sum();
+            *yo = act.apply(dot + b[o]);
+        }
+    });
 }
 
 /// The dense layer as nalgebra's GEMM plus a bias-and-activation pass: Yᵀ (out×batch) = W·Xᵀ,
@@ -172,15 +139,7 @@ pub struct NalgebraDense {
 
 impl NalgebraDense {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        x: &[f32],
-        w: &[f32],
-        b: &[f32],
-        batch: usize,
-        in_f: usize,
-        out_f: usize,
-        act: Activation,
-    ) -> Self {
+    pub fn new(x: &[f32], w: &[f32], b: &[f32], batch: usize, in_f: usize, out_f: usize, act: Activation) -> Self {
         NalgebraDense {
             w: DMatrix::from_row_slice(out_f, in_f, w),
             xt: DMatrix::from_column_slice(in_f, batch, x),
@@ -246,28 +205,11 @@ mod tests {
         assert_eq!(c1, c2);
 
         let (batch, in_f, out_f) = (5, 33, 17);
-        let (x, w, bias) = (
-            seq(batch * in_f, 0.2),
-            seq(out_f * in_f, 0.9),
-            seq(out_f, 1.3),
-        );
-        let want: Vec<f32> =
-            host::reference::dense_f64(&x, &w, &bias, batch, in_f, out_f, Activation::Sigmoid)
-                .iter()
-                .map(|&v| v as f32)
-                .collect();
+        let (x, w, bias) = (seq(batch * in_f, 0.2), seq(out_f * in_f, 0.9), seq(out_f, 1.3));
+        let want: Vec<f32> = host::reference::dense_f64(&x, &w, &bias, batch, in_f, out_f, Activation::Sigmoid).iter().map(|&v| v as f32).collect();
         let mut y1 = vec![f32::NAN; batch * out_f];
         let mut y2 = vec![f32::NAN; batch * out_f];
-        dense_loop(
-            &x,
-            &w,
-            &bias,
-            &mut y1,
-            batch,
-            in_f,
-            out_f,
-            Activation::Sigmoid,
-        );
+        dense_loop(&x, &w, &bias, &mut y1, batch, in_f, out_f, Activation::Sigmoid);
         dense_par(&x, &w, &bias, &mut y2, in_f, out_f, Activation::Sigmoid);
         let mut nd = NalgebraDense::new(&x, &w, &bias, batch, in_f, out_f, Activation::Sigmoid);
         nd.run();

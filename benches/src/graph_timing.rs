@@ -2,8 +2,8 @@
 //! captured in a CUDA graph (R so that a replay takes about 1 ms), replayed twice to warm up,
 //! then 7 to 15 replays timed with CUDA events; the time per op is the median replay / R.
 
-use host::nn::graph::CudaGraph;
 use crate::timing::{median, time_gpu_ms};
+use host::nn::graph::CudaGraph;
 use host::{Gpu, Result};
 
 /// Back-to-back launches per replay are chosen to make a replay at least this long.
@@ -29,16 +29,10 @@ pub fn measure(gpu: &Gpu, op: &mut dyn FnMut() -> Result<()>, what: &str) -> Res
 
 /// [`measure`] with a shorter protocol, for sweeps over many plans of one shape: replays of
 /// about `replay_ms`, as many as fit `budget_ms`, at least `min_replays`.
-pub fn measure_with(
-    gpu: &Gpu,
-    op: &mut dyn FnMut() -> Result<()>,
-    what: &str,
-    (replay_ms, budget_ms, min_replays): (f64, f64, usize),
-) -> Result<Timing> {
+pub fn measure_with(gpu: &Gpu, op: &mut dyn FnMut() -> Result<()>, what: &str, (replay_ms, budget_ms, min_replays): (f64, f64, usize)) -> Result<Timing> {
     let single = median(&time_gpu_ms(gpu, 1, 3, &mut *op)?);
     let reps = ((replay_ms / single.max(1e-4)).ceil() as usize).clamp(1, MAX_REPS);
-    let replays = ((budget_ms / (single * reps as f64).max(1e-3)).ceil() as usize)
-        .clamp(min_replays, MAX_REPLAYS.max(min_replays));
+    let replays = ((budget_ms / (single * reps as f64).max(1e-3)).ceil() as usize).clamp(min_replays, MAX_REPLAYS.max(min_replays));
     let captured = CudaGraph::capture(gpu, || {
         for _ in 0..reps {
             op()?;
@@ -48,9 +42,7 @@ pub fn measure_with(
     let (samples, graph) = match captured {
         Ok(graph) => (time_gpu_ms(gpu, 2, replays, || graph.launch(gpu))?, true),
         Err(e) => {
-            eprintln!(
-                "  {what}: CUDA graph capture failed ({e}); timing plain back-to-back launches"
-            );
+            eprintln!("  {what}: CUDA graph capture failed ({e}); timing plain back-to-back launches");
             let plain = time_gpu_ms(gpu, 2, replays, || {
                 for _ in 0..reps {
                     op()?;
@@ -60,10 +52,5 @@ pub fn measure_with(
             (plain, false)
         }
     };
-    Ok(Timing {
-        ms: median(&samples) / reps as f64,
-        reps,
-        graph,
-    })
+    Ok(Timing { ms: median(&samples) / reps as f64, reps, graph })
 }
-

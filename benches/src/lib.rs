@@ -33,11 +33,9 @@ pub fn quick() -> bool {
 pub fn criterion() -> Criterion {
     let c = Criterion::default().without_plots().sample_size(10);
     let c = if quick() {
-        c.warm_up_time(Duration::from_millis(200))
-            .measurement_time(Duration::from_millis(600))
+        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(600))
     } else {
-        c.warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2))
+        c.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2))
     };
     c.configure_from_args()
 }
@@ -52,20 +50,12 @@ pub fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTim
 
 /// Vector lengths, from where the CPU wins to where the GPU does: 10³…10⁸ (quick: 10³, 10⁵, 10⁷).
 pub fn vector_sizes() -> Vec<usize> {
-    if quick() {
-        vec![1_000, 100_000, 10_000_000]
-    } else {
-        vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
-    }
+    if quick() { vec![1_000, 100_000, 10_000_000] } else { vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] }
 }
 
 /// Square matrix sizes N, 64…4096 (quick: 64, 256, 1024).
 pub fn matrix_sizes() -> Vec<usize> {
-    if quick() {
-        vec![64, 256, 1024]
-    } else {
-        vec![64, 128, 256, 512, 1024, 2048, 4096]
-    }
+    if quick() { vec![64, 256, 1024] } else { vec![64, 128, 256, 512, 1024, 2048, 4096] }
 }
 
 /// Largest N at which the article's O(N³) triple loop still runs (each of ten samples takes
@@ -96,11 +86,7 @@ pub fn open_gpu(bench: &str) -> Option<Gpu> {
     match Gpu::new() {
         Ok(gpu) => {
             let (major, minor) = gpu.info().compute_capability;
-            eprintln!(
-                "{bench}: GPU {} (compute capability {major}.{minor}, PTX {})",
-                gpu.info().name,
-                gpu.ptx_arch()
-            );
+            eprintln!("{bench}: GPU {} (compute capability {major}.{minor}, PTX {})", gpu.info().name, gpu.ptx_arch());
             Some(gpu)
         }
         Err(Error::NoDevice) => {
@@ -138,9 +124,7 @@ pub fn kernel_time(gpu: &Gpu, iters: u64, mut f: impl FnMut() -> host::Result<()
         }
         stop.record(gpu.stream()).map_err(cuda("cuEventRecord"))?;
         stop.synchronize().map_err(cuda("cuEventSynchronize"))?;
-        let ms = stop
-            .elapsed_time_f32(&start)
-            .map_err(cuda("cuEventElapsedTime"))?;
+        let ms = stop.elapsed_time_f32(&start).map_err(cuda("cuEventElapsedTime"))?;
         Ok(Duration::from_secs_f64(f64::from(ms) * 1e-3))
     })();
     ok("GPU kernel timing", r)

@@ -56,11 +56,7 @@ pub fn relative_error(got: &[f32], want: &[f32]) -> f64 {
         diff += d * d;
         norm += f64::from(w) * f64::from(w);
     }
-    if norm == 0.0 {
-        diff.sqrt()
-    } else {
-        (diff / norm).sqrt()
-    }
+    if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() }
 }
 
 /// Fails with a typed error unless `got` matches `want` to a relative error of `tol`.
@@ -69,12 +65,7 @@ pub fn verify(op: &'static str, got: &[f32], want: &[f32], tol: f64) -> Result<f
     if err <= tol {
         Ok(err)
     } else {
-        Err(Error::InvalidArgument {
-            op,
-            reason: format!(
-                "GPU result differs from the CPU: relative error {err:.3e} > {tol:.1e}"
-            ),
-        })
+        Err(Error::InvalidArgument { op, reason: format!("GPU result differs from the CPU: relative error {err:.3e} > {tol:.1e}") })
     }
 }
 

@@ -88,12 +88,7 @@ pub struct Repeat {
 
 impl Repeat {
     pub const fn new(warmup: usize, min: usize, max: usize, budget_s: f64) -> Repeat {
-        Repeat {
-            warmup,
-            min,
-            max,
-            budget_s,
-        }
+        Repeat { warmup, min, max, budget_s }
     }
 
     fn more(&self, done: usize, started: Instant) -> bool {
@@ -119,11 +114,7 @@ pub fn time_cpu_ms(rep: Repeat, mut f: impl FnMut()) -> Vec<f64> {
 
 /// Times GPU work with CUDA events around each run (see [`time_gpu_ms`]), repeating as `rep`
 /// says; returns each run's milliseconds, sorted.
-pub fn time_kernel_ms(
-    gpu: &Gpu,
-    rep: Repeat,
-    mut f: impl FnMut() -> Result<()>,
-) -> Result<Vec<f64>> {
+pub fn time_kernel_ms(gpu: &Gpu, rep: Repeat, mut f: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
     // One timed run first tells how many fit in the budget.
     let first = time_gpu_ms(gpu, rep.warmup, 1, &mut f)?;
     let per_run_s = (first[0] * 1e-3).max(1e-6);
@@ -136,11 +127,7 @@ pub fn time_kernel_ms(
 
 /// Times work that starts and ends on the host (upload, kernel, download) with the host clock,
 /// waiting for the GPU's stream at the end of every run; returns milliseconds, sorted.
-pub fn time_end_to_end_ms(
-    gpu: &Gpu,
-    rep: Repeat,
-    mut f: impl FnMut() -> Result<()>,
-) -> Result<Vec<f64>> {
+pub fn time_end_to_end_ms(gpu: &Gpu, rep: Repeat, mut f: impl FnMut() -> Result<()>) -> Result<Vec<f64>> {
     for _ in 0..rep.warmup {
         f()?;
         gpu.synchronize()?;
@@ -172,11 +159,7 @@ pub fn context_synchronize(gpu: &Gpu) -> Result<()> {
 /// nothing, so a timed download is the copy alone and not also the first touch of new pages.
 pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Result<()> {
     if dst.len() != src.len() {
-        return Err(Error::ShapeMismatch {
-            op: "download_into",
-            expected: format!("{} elements", src.len()),
-            got: format!("{}", dst.len()),
-        });
+        return Err(Error::ShapeMismatch { op: "download_into", expected: format!("{} elements", src.len()), got: format!("{}", dst.len()) });
     }
     if dst.is_empty() {
         return Ok(());
@@ -184,13 +167,7 @@ pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Res
     gpu.synchronize()?;
     // SAFETY: `dst` is a live host slice of exactly the device array's length; the stream's
     // writes to `src` have finished.
-    let r = unsafe {
-        cust::sys::cuMemcpyDtoH_v2(
-            dst.as_mut_ptr().cast(),
-            src.device_ptr(),
-            std::mem::size_of_val(dst),
-        )
-    };
+    let r = unsafe { cust::sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src.device_ptr(), std::mem::size_of_val(dst)) };
     check(r, "cuMemcpyDtoH")
 }
 
@@ -200,10 +177,7 @@ pub fn download_into(gpu: &Gpu, src: &DeviceVector<f32>, dst: &mut [f32]) -> Res
 pub fn copy_bandwidth_gbs(gpu: &Gpu, bytes: usize, iters: usize) -> Result<(f64, Stats)> {
     let n = bytes / size_of::<f32>();
     if n == 0 {
-        return Err(Error::InvalidArgument {
-            op: "copy_bandwidth_gbs",
-            reason: "copy of zero bytes".into(),
-        });
+        return Err(Error::InvalidArgument { op: "copy_bandwidth_gbs", reason: "copy of zero bytes".into() });
     }
     let src = DeviceVector::<f32>::filled(gpu, n, 1.234_567)?;
     let dst = DeviceVector::<f32>::filled(gpu, n, -7.0)?;
@@ -211,22 +185,12 @@ pub fn copy_bandwidth_gbs(gpu: &Gpu, bytes: usize, iters: usize) -> Result<(f64,
     let times = time_gpu_ms(gpu, 3, iters.max(1), || {
         // SAFETY: both buffers hold `len` bytes and do not overlap; the copy is queued on our
         // stream, after the fills.
-        let r = unsafe {
-            cust::sys::cuMemcpyDtoDAsync_v2(
-                dst.device_ptr(),
-                src.device_ptr(),
-                len,
-                gpu.stream().as_inner(),
-            )
-        };
+        let r = unsafe { cust::sys::cuMemcpyDtoDAsync_v2(dst.device_ptr(), src.device_ptr(), len, gpu.stream().as_inner()) };
         check(r, "cuMemcpyDtoDAsync")
     })?;
     let check = dst.to_host(gpu)?;
     if check.iter().step_by(4099).any(|&v| v != 1.234_567) {
-        return Err(Error::InvalidArgument {
-            op: "copy_bandwidth_gbs",
-            reason: "device copy produced wrong data".into(),
-        });
+        return Err(Error::InvalidArgument { op: "copy_bandwidth_gbs", reason: "device copy produced wrong data".into() });
     }
     let stats = Stats::from_sorted(&times);
     Ok((gb_per_s(2.0 * len as f64, stats.median_ms), stats))

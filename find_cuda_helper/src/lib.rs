@@ -79,8 +79,7 @@ impl Search {
         let mut toolkits = self.toolkit_env.clone();
         toolkits.extend(["/usr/local/cuda", "/opt/cuda"].map(|d| self.sys(d)));
         if let Ok(rd) = std::fs::read_dir(self.sys("/usr/local")) {
-            let mut versioned: Vec<PathBuf> =
-                rd.flatten().filter(|e| e.file_name().to_string_lossy().starts_with("cuda-")).map(|e| e.path()).collect();
+            let mut versioned: Vec<PathBuf> = rd.flatten().filter(|e| e.file_name().to_string_lossy().starts_with("cuda-")).map(|e| e.path()).collect();
             versioned.sort();
             toolkits.extend(versioned.into_iter().rev()); // newest first
         }
@@ -164,9 +163,8 @@ fn glob_last(pattern: &Path) -> Vec<PathBuf> {
         }
         true
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().filter(|e| matches(&e.file_name().to_string_lossy())).map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|rd| rd.flatten().filter(|e| matches(&e.file_name().to_string_lossy())).map(|e| e.path()).collect()).unwrap_or_default();
     files.sort();
     files
 }

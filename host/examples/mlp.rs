@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
+use host::Gpu;
 use host::nn::data::{self, Dataset};
 use host::nn::train::{self, Progress, TrainConfig};
 use host::nn::{Activation, AdamParams, Optimizer, SgdParams, io};
-use host::Gpu;
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -162,7 +162,16 @@ fn run(args: Args) -> host::Result<()> {
         },
     };
     let arch = cfg.architecture(&train_set)?;
-    println!("model: sizes {:?}, {:?}, {} parameters; {:?}; batch {}, {} epochs, seed {}", arch.sizes, arch.act, arch.parameter_count(), optimizer, cfg.batch, cfg.epochs, cfg.seed);
+    println!(
+        "model: sizes {:?}, {:?}, {} parameters; {:?}; batch {}, {} epochs, seed {}",
+        arch.sizes,
+        arch.act,
+        arch.parameter_count(),
+        optimizer,
+        cfg.batch,
+        cfg.epochs,
+        cfg.seed
+    );
     if let Some(path) = &args.load {
         println!("starting from {}", path.display());
     }
@@ -183,7 +192,8 @@ fn run(args: Args) -> host::Result<()> {
             }
         }
         Progress::EpochEnd(r) => {
-            let line = format!("loss {:.4}  test {:.2}%  {:.2} ms/epoch  {:.0} samples/s", r.mean_loss, 100.0 * r.test_accuracy, 1e3 * r.seconds, r.samples_per_sec);
+            let line =
+                format!("loss {:.4}  test {:.2}%  {:.2} ms/epoch  {:.0} samples/s", r.mean_loss, 100.0 * r.test_accuracy, 1e3 * r.seconds, r.samples_per_sec);
             match bar.take() {
                 // Not a terminal (a log file): the bar draws nothing, so print the epoch's line.
                 Some(b) if b.is_hidden() => println!("epoch {:>3} {line}", r.epoch + 1),

@@ -32,9 +32,7 @@ impl<T: DeviceCopy> Drop for DeviceVector<T> {
 }
 
 fn alloc<T: DeviceCopy>(gpu: &Gpu, len: usize, op: &'static str) -> Result<DeviceBuffer<T>> {
-    let bytes = len
-        .checked_mul(size_of::<T>())
-        .ok_or(Error::TooLarge { op, what: "bytes", value: u64::MAX, limit: usize::MAX as u64 })?;
+    let bytes = len.checked_mul(size_of::<T>()).ok_or(Error::TooLarge { op, what: "bytes", value: u64::MAX, limit: usize::MAX as u64 })?;
     gpu.bind()?;
     // SAFETY: the buffer is written (copied, filled, or produced by a kernel) before it is read;
     // callers of `uninit` guarantee that.
@@ -65,9 +63,7 @@ impl<T: DeviceCopy> DeviceVector<T> {
         if len > 0 {
             gpu.bind()?;
             // SAFETY: clears exactly the buffer's bytes, on our stream (ordered before later work).
-            let r = unsafe {
-                cust::sys::cuMemsetD8Async(v.device_ptr(), 0, len * size_of::<T>(), gpu.stream().as_inner())
-            };
+            let r = unsafe { cust::sys::cuMemsetD8Async(v.device_ptr(), 0, len * size_of::<T>(), gpu.stream().as_inner()) };
             crate::error::check(r, "cuMemsetD8Async")?;
         }
         Ok(v)
@@ -94,9 +90,7 @@ impl<T: DeviceCopy> DeviceVector<T> {
         }
         gpu.bind()?;
         // SAFETY: `data` covers exactly the buffer's bytes and outlives the copy (we wait below).
-        let r = unsafe {
-            cust::sys::cuMemcpyHtoDAsync_v2(self.device_ptr(), data.as_ptr().cast(), std::mem::size_of_val(data), gpu.stream().as_inner())
-        };
+        let r = unsafe { cust::sys::cuMemcpyHtoDAsync_v2(self.device_ptr(), data.as_ptr().cast(), std::mem::size_of_val(data), gpu.stream().as_inner()) };
         crate::error::check(r, "cuMemcpyHtoDAsync")?;
         gpu.synchronize()
     }
@@ -110,9 +104,7 @@ impl<T: DeviceCopy> DeviceVector<T> {
         gpu.bind()?;
         // SAFETY: the copy is ordered after the stream's queued work and fills the capacity
         // (`len` elements) before `set_len`; we wait for it first.
-        let r = unsafe {
-            cust::sys::cuMemcpyDtoHAsync_v2(out.as_mut_ptr().cast(), self.device_ptr(), self.len() * size_of::<T>(), gpu.stream().as_inner())
-        };
+        let r = unsafe { cust::sys::cuMemcpyDtoHAsync_v2(out.as_mut_ptr().cast(), self.device_ptr(), self.len() * size_of::<T>(), gpu.stream().as_inner()) };
         crate::error::check(r, "cuMemcpyDtoHAsync")?;
         gpu.synchronize()?;
         // SAFETY: the synchronized copy wrote all `len` elements.

@@ -122,8 +122,7 @@ impl Gpu {
         CurrentContext::set_current(&context).during("cuCtxSetCurrent")?;
         let module = match &opts.ptx {
             source @ (PtxSource::Embedded | PtxSource::EmbeddedPtx) => {
-                let embedded = embedded_for(major, minor)
-                    .ok_or_else(|| Error::UnsupportedDevice { name: info.name.clone(), major, minor })?;
+                let embedded = embedded_for(major, minor).ok_or_else(|| Error::UnsupportedDevice { name: info.name.clone(), major, minor })?;
                 let force_ptx = matches!(source, PtxSource::EmbeddedPtx) || std::env::var(FORCE_PTX_ENV).is_ok_and(|v| v == "1");
                 KernelModule::load_embedded(&embedded, major, minor, force_ptx)?
             }
@@ -133,7 +132,8 @@ impl Gpu {
             }
         };
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
-        Gpu { stream, split_counters: None, split_workspace: None, staging: Default::default(), shared: Arc::new(Shared { module, info, context }) }.with_split_counters()
+        Gpu { stream, split_counters: None, split_workspace: None, staging: Default::default(), shared: Arc::new(Shared { module, info, context }) }
+            .with_split_counters()
     }
 
     /// A new handle on the same device and kernels with its own stream, for another thread.
@@ -303,13 +303,8 @@ fn shared_optin(device: &Device) -> Result<u32> {
     let mut value = 0i32;
     // SAFETY: writes one int for a valid device handle.
     let r = unsafe {
-        cust::sys::cuDeviceGetAttribute(
-            &mut value,
-            cust::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            device.as_raw(),
-        )
+        cust::sys::cuDeviceGetAttribute(&mut value, cust::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device.as_raw())
     };
     crate::error::check(r, "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)")?;
     Ok(value.max(0) as u32)
 }
-

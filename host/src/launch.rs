@@ -42,10 +42,12 @@ impl LaunchConfig {
     /// One thread per element: `ceil(n / block)` blocks of `block` threads.
     pub fn for_num_elems(op: &'static str, n: usize, block: u32) -> Result<LaunchConfig> {
         let blocks = n.div_ceil(block as usize);
-        let grid_x = u32::try_from(blocks)
-            .ok()
-            .filter(|&g| g <= MAX_GRID.x)
-            .ok_or(Error::TooLarge { op, what: "blocks in x", value: blocks as u64, limit: u64::from(MAX_GRID.x) })?;
+        let grid_x = u32::try_from(blocks).ok().filter(|&g| g <= MAX_GRID.x).ok_or(Error::TooLarge {
+            op,
+            what: "blocks in x",
+            value: blocks as u64,
+            limit: u64::from(MAX_GRID.x),
+        })?;
         Ok(LaunchConfig { grid: Dim3::x(grid_x), block: Dim3::x(block), shared_mem_bytes: 0 })
     }
 

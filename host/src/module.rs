@@ -140,8 +140,7 @@ pub fn arch_runs_on(arch: &str, major: i32, minor: i32) -> bool {
 
 /// Reads and checks a PTX file: present, built from these kernel sources, runnable here.
 pub fn read_ptx_file(path: &Path, major: i32, minor: i32) -> Result<(String, String)> {
-    let ptx = std::fs::read_to_string(path)
-        .map_err(|e| Error::PtxNotFound { path: path.to_path_buf(), reason: e.to_string() })?;
+    let ptx = std::fs::read_to_string(path).map_err(|e| Error::PtxNotFound { path: path.to_path_buf(), reason: e.to_string() })?;
     let found = kernels::info::ptx_source_hash(&ptx).unwrap_or("none");
     if found != SOURCE_HASH {
         return Err(Error::StalePtx { path: path.to_path_buf(), found: found.to_string(), expected: SOURCE_HASH.to_string() });
@@ -221,9 +220,7 @@ impl KernelModule {
     fn with_functions(module: Module, arch: &str, image: ImageKind, table: &'static [KernelInfo]) -> Result<KernelModule> {
         let mut functions = HashMap::new();
         for k in table.iter().filter(|k| k.available_on(arch)) {
-            let f = module
-                .get_function(k.name)
-                .map_err(|_| Error::MissingKernel { name: k.name, hint: ": rebuild the PTX with `cargo xtask build-ptx`" })?;
+            let f = module.get_function(k.name).map_err(|_| Error::MissingKernel { name: k.name, hint: ": rebuild the PTX with `cargo xtask build-ptx`" })?;
             functions.insert(k.name, RawFunction(f.to_raw()));
         }
         Ok(KernelModule { arch: arch.to_string(), image, functions, shared_limit: Mutex::new(HashMap::new()), _module: module })
@@ -300,9 +297,7 @@ impl KernelModule {
             return Ok(());
         }
         // SAFETY: valid function handle; the attribute takes a byte count.
-        let result = unsafe {
-            cu::cuFuncSetAttribute(f.0, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)
-        };
+        let result = unsafe { cu::cuFuncSetAttribute(f.0, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32) };
         check(result, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
         limits.insert(kernel.name, bytes);
         Ok(())
@@ -324,11 +319,8 @@ impl KernelImages {
     /// forward); with whether its cubin runs here as is (SASS runs within its major version).
     pub fn pick(&self, major: i32, minor: i32) -> Option<PickedImage> {
         let runs = |arch: &str| arch_runs_on(arch, major, minor);
-        let best = self
-            .images
-            .iter()
-            .filter(|(arch, _, _)| runs(arch))
-            .max_by_key(|(arch, _, _)| parse_arch(arch).map(|(ma, mi, specific)| (specific, ma, mi)))?;
+        let best =
+            self.images.iter().filter(|(arch, _, _)| runs(arch)).max_by_key(|(arch, _, _)| parse_arch(arch).map(|(ma, mi, specific)| (specific, ma, mi)))?;
         let (arch, ptx, cubin) = *best;
         let sass_runs = parse_arch(arch).is_some_and(|(ma, mi, specific)| ma == major && if specific { mi == minor } else { mi <= minor });
         Some(PickedImage { arch, ptx, cubin: Some(cubin).filter(|c| !c.is_empty() && sass_runs) })

@@ -150,7 +150,13 @@ impl Builder {
         let builds: Vec<ptx::PtxBuild> = self
             .arches
             .iter()
-            .map(|arch| ptx::PtxBuild { crate_dir: self.crate_dir.clone(), out_dir: out_dir.clone(), arch: arch.clone(), kernels: self.kernels, verbose: self.verbose })
+            .map(|arch| ptx::PtxBuild {
+                crate_dir: self.crate_dir.clone(),
+                out_dir: out_dir.clone(),
+                arch: arch.clone(),
+                kernels: self.kernels,
+                verbose: self.verbose,
+            })
             .collect();
         let lib = ptx::lib_name(&self.crate_dir.join("Cargo.toml"))?;
         let compiled = builds.iter().map(ptx::PtxBuild::compile).collect::<Result<Vec<_>, String>>()?;
@@ -161,7 +167,8 @@ impl Builder {
         let paths = builds.iter().zip(&compiled).map(|(b, c)| b.write_stamped(&c.ptx, &hash)).collect::<Result<Vec<_>, String>>()?;
         // ptxas takes seconds to minutes per module: one thread per architecture.
         let results: Vec<Option<Result<cubin::Cubin, String>>> = std::thread::scope(|scope| {
-            let jobs: Vec<_> = self.arches.iter().zip(&paths).map(|(arch, path)| ptxas.as_ref().map(|p| scope.spawn(move || cubin::build(p, path, arch)))).collect();
+            let jobs: Vec<_> =
+                self.arches.iter().zip(&paths).map(|(arch, path)| ptxas.as_ref().map(|p| scope.spawn(move || cubin::build(p, path, arch)))).collect();
             jobs.into_iter().map(|j| j.map(|h| h.join().unwrap_or_else(|_| Err("ptxas thread panicked".into())))).collect()
         });
         let mut modules = Vec::new();
@@ -217,7 +224,12 @@ impl Builder {
                 None => Vec::new(),
             };
             copy_if_changed(&bytes, &cubin)?;
-            images.push_str(&format!("    ({:?}, include_bytes!({:?}).as_slice(), include_bytes!({:?}).as_slice()),\n", m.arch, ptx.display().to_string(), cubin.display().to_string()));
+            images.push_str(&format!(
+                "    ({:?}, include_bytes!({:?}).as_slice(), include_bytes!({:?}).as_slice()),\n",
+                m.arch,
+                ptx.display().to_string(),
+                cubin.display().to_string()
+            ));
         }
         images.push_str("]\n");
         copy_if_changed(images.as_bytes(), &out.join(format!("{}.images.rs", built.lib)))?;

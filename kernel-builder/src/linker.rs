@@ -43,11 +43,7 @@ fn parse(args: &[OsString]) -> Result<LinkArgs, String> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let s = a.to_string_lossy();
-        let mut value = |flag: &str| {
-            it.next()
-                .map(|v| v.to_string_lossy().into_owned())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
+        let mut value = |flag: &str| it.next().map(|v| v.to_string_lossy().into_owned()).ok_or_else(|| format!("{flag} needs a value"));
         match s.as_ref() {
             "--export-symbol" => out.exports.push(value("--export-symbol")?),
             "--target-cpu" => out.target_cpu = Some(value("--target-cpu")?),
@@ -70,10 +66,7 @@ pub fn llvm_tools_dir() -> Result<PathBuf, String> {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let sysroot = capture(Command::new(&rustc).args(["--print", "sysroot"]))?;
     let vv = capture(Command::new(&rustc).arg("-vV"))?;
-    let host = vv
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .ok_or("rustc -vV printed no host triple")?;
+    let host = vv.lines().find_map(|l| l.strip_prefix("host: ")).ok_or("rustc -vV printed no host triple")?;
     let dir = Path::new(sysroot.trim()).join("lib/rustlib").join(host.trim()).join("bin");
     if !dir.join("llc").exists() {
         return Err(format!(
@@ -147,11 +140,7 @@ fn link(args: &[OsString]) -> Result<(), String> {
         .arg(&optimized))?;
 
     let cpu = a.target_cpu.as_deref().unwrap_or("sm_80");
-    run(Command::new(tools.join("llc"))
-        .args(["-mtriple=nvptx64-nvidia-cuda", &format!("-mcpu={cpu}"), "-O3"])
-        .arg(&optimized)
-        .arg("-o")
-        .arg(out))?;
+    run(Command::new(tools.join("llc")).args(["-mtriple=nvptx64-nvidia-cuda", &format!("-mcpu={cpu}"), "-O3"]).arg(&optimized).arg("-o").arg(out))?;
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
 }
@@ -163,9 +152,22 @@ mod tests {
     #[test]
     fn parses_rustc_llbc_arguments() {
         let args: Vec<OsString> = [
-            "--export-symbol", "vec_add_f32", "--export-symbol", "sigmoid_f32", "a.rcgu.o",
-            "libcompiler_builtins.rlib", "-L", "/x", "--target", "nvptx64-nvidia-cuda",
-            "--target-cpu", "sm_90a", "-o", "out.ptx", "-O3", "--debug",
+            "--export-symbol",
+            "vec_add_f32",
+            "--export-symbol",
+            "sigmoid_f32",
+            "a.rcgu.o",
+            "libcompiler_builtins.rlib",
+            "-L",
+            "/x",
+            "--target",
+            "nvptx64-nvidia-cuda",
+            "--target-cpu",
+            "sm_90a",
+            "-o",
+            "out.ptx",
+            "-O3",
+            "--debug",
         ]
         .iter()
         .map(OsString::from)

@@ -195,9 +195,8 @@ pub fn patch_entries(ptx: &str, kernels: &[KernelInfo]) -> Result<String, String
         let Some(start) = lines.iter().position(|l| l.trim_start().starts_with(".visible .entry ") && l.contains(&header)) else {
             continue; // not built for this architecture
         };
-        let close = (start..lines.len())
-            .find(|&i| lines[i].trim_start().starts_with(')'))
-            .ok_or_else(|| format!("PTX entry {} has no closing parenthesis", k.name))?;
+        let close =
+            (start..lines.len()).find(|&i| lines[i].trim_start().starts_with(')')).ok_or_else(|| format!("PTX entry {} has no closing parenthesis", k.name))?;
         for (i, kind) in k.params.iter().enumerate() {
             if *kind != ParamKind::TensorMap {
                 continue;
@@ -246,8 +245,7 @@ fn clean_cargo_env(cmd: &mut Command) {
             || k.starts_with("RUSTDOC")
             || matches!(
                 k.as_ref(),
-                "RUSTFLAGS" | "TARGET" | "HOST" | "PROFILE" | "OUT_DIR" | "OPT_LEVEL" | "DEBUG" | "NUM_JOBS"
-                    | "MAKEFLAGS" | "MFLAGS" | "CARGO_MAKEFLAGS"
+                "RUSTFLAGS" | "TARGET" | "HOST" | "PROFILE" | "OUT_DIR" | "OPT_LEVEL" | "DEBUG" | "NUM_JOBS" | "MAKEFLAGS" | "MFLAGS" | "CARGO_MAKEFLAGS"
             );
         if strip {
             cmd.env_remove(&key);
@@ -354,7 +352,10 @@ mod tests {
     fn hash_global_follows_address_size() {
         let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .entry k()\n{\n}\n";
         let out = hash_global(ptx, "0123456789abcdef").unwrap();
-        assert!(out.starts_with(".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .global .align 1 .b8 kernels_source_hash[16] = {48, 49, 50,"), "{out}");
+        assert!(
+            out.starts_with(".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .global .align 1 .b8 kernels_source_hash[16] = {48, 49, 50,"),
+            "{out}"
+        );
         assert!(out.ends_with("101, 102};\n\n.visible .entry k()\n{\n}\n"), "{out}");
         assert_eq!(hash_global(&out, "0123456789abcdef").unwrap(), out, "applying twice changes nothing");
         assert!(hash_global(".version 7.0\n", "00").is_err());

@@ -92,10 +92,7 @@ mod tests {
             \x20   8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads\n\
             ptxas info    : Used 10 registers, used 1 barriers, 4096 bytes smem, 380 bytes cmem[0]\n";
         let r = parse_report(log);
-        assert_eq!(
-            r,
-            [KernelResources { name: "vec_add_f32".into(), registers: 10, shared_bytes: 4096, stack_bytes: 8, spill_stores: 4, spill_loads: 12 }]
-        );
+        assert_eq!(r, [KernelResources { name: "vec_add_f32".into(), registers: 10, shared_bytes: 4096, stack_bytes: 8, spill_stores: 4, spill_loads: 12 }]);
     }
 
     #[test]

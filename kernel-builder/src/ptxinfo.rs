@@ -1,7 +1,6 @@
 //! Reading PTX text: the kernel entries with their parameter lists, the `.target`, and the
 //! source hash that [`crate::ptx`] stamps on the first line.
 
-
 /// One `.entry` of a PTX module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -27,12 +26,7 @@ pub fn entries(ptx: &str) -> Vec<Entry> {
         let Some(open) = rest.find('(') else { break };
         let name = rest[..open].trim().to_string();
         let Some(close) = rest.find(')') else { break };
-        let params = rest[open + 1..close]
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .map(parse_param)
-            .collect();
+        let params = rest[open + 1..close].split(',').map(str::trim).filter(|p| !p.is_empty()).map(parse_param).collect();
         out.push(Entry { name, params });
         rest = &rest[close..];
     }

@@ -84,9 +84,7 @@ pub fn ptx_source_hash(ptx: &str) -> Option<&str> {
 
 /// The `.target` directive's first operand of a PTX text, e.g. `sm_90a`.
 pub fn ptx_target(ptx: &str) -> Option<&str> {
-    ptx.lines()
-        .find_map(|l| l.trim().strip_prefix(".target "))
-        .map(|t| t.split(',').next().unwrap_or(t).trim())
+    ptx.lines().find_map(|l| l.trim().strip_prefix(".target ")).map(|t| t.split(',').next().unwrap_or(t).trim())
 }
 
 /// Something that can launch a kernel it has loaded: the host runtime implements this for its

@@ -39,10 +39,7 @@ pub fn exp(x: f32) -> f32 {
     let kf = k as f32;
     let r = (x - kf * LN2_HI) - kf * LN2_LO;
     // Taylor to degree 7: |r| ≤ ln2/2, truncation error r⁸/8! < 6e-9.
-    let p = 1.0
-        + r * (1.0
-            + r * (0.5
-                + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    let p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
     // Scale by 2^k in two steps so neither factor over- or underflows.
     if k > 127 {
         p * pow2i(127) * pow2i(k - 127)
@@ -92,5 +89,11 @@ pub fn tanh(x: f32) -> f32 {
     }
     let t = fast_exp(-2.0 * a);
     let y = (1.0 - t) / (1.0 + t);
-    if x < 0.0 { -y } else if x > 0.0 { y } else { x } // NaN falls through unchanged
+    if x < 0.0 {
+        -y
+    } else if x > 0.0 {
+        y
+    } else {
+        x
+    } // NaN falls through unchanged
 }

@@ -17,16 +17,7 @@ pub const NAIVE_BLOCK: (u32, u32) = (16, 16);
 /// # Thread mapping
 /// x → output feature, y → batch row.
 #[kernel]
-pub unsafe fn dense_naive_f32(
-    x: *const f32,
-    w: *const f32,
-    bias: *const f32,
-    y: *mut f32,
-    batch: usize,
-    in_f: usize,
-    out_f: usize,
-    act: u32,
-) {
+pub unsafe fn dense_naive_f32(x: *const f32, w: *const f32, bias: *const f32, y: *mut f32, batch: usize, in_f: usize, out_f: usize, act: u32) {
     let (o, r) = thread::index_2d();
     if r < batch && o < out_f {
         // SAFETY: o < out_f.

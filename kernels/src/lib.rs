@@ -6,10 +6,7 @@
 //! without the kernel bodies: the host uses its launch descriptors ([`KERNELS`]), its tile
 //! constants, and the math in [`math`], which the CPU reference shares with the kernels.
 #![no_std]
-#![cfg_attr(
-    target_arch = "nvptx64",
-    feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, core_intrinsics)
-)]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, core_intrinsics))]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
 pub use kernel_std::kernel;

@@ -74,15 +74,7 @@ pub fn xent_row_loss(max: f32, sum: f32, z_label: f32) -> f32 {
 /// One warp per row (grid-stride over rows, [`ROWS_PER_BLOCK`] per block); lanes stride over the
 /// columns; the maximum and the sum are warp shuffles.
 #[kernel]
-pub unsafe fn softmax_xent_f32(
-    logits: *const f32,
-    labels: *const u32,
-    dlogits: *mut f32,
-    row_loss: *mut f32,
-    rows: usize,
-    cols: usize,
-    grad_scale: f32,
-) {
+pub unsafe fn softmax_xent_f32(logits: *const f32, labels: *const u32, dlogits: *mut f32, row_loss: *mut f32, rows: usize, cols: usize, grad_scale: f32) {
     let lane = thread::lane_id() as usize;
     let warps_per_block = (thread::block_dim_x() / 32) as usize;
     let mut row = thread::block_idx_x() as usize * warps_per_block + thread::warp_id() as usize;

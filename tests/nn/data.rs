@@ -96,9 +96,7 @@ pub fn register(s: &mut Suite) {
             }
         }
         // Every original row lands in exactly one part: compare multisets of rows.
-        let key = |ds: &Dataset| -> Vec<Vec<u32>> {
-            (0..ds.rows()).map(|r| ds.row(r).iter().map(|v| v.to_bits()).chain([ds.y[r]]).collect()).collect()
-        };
+        let key = |ds: &Dataset| -> Vec<Vec<u32>> { (0..ds.rows()).map(|r| ds.row(r).iter().map(|v| v.to_bits()).chain([ds.y[r]]).collect()).collect() };
         let mut all = key(&tr);
         all.extend(key(&te));
         all.sort();

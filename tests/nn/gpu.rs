@@ -71,7 +71,9 @@ pub fn register(s: &mut Suite) {
     crate::gpu_exclusive(s, "train::gpu_vs_cpu::sigmoid_sgd", |g, rng| gpu_vs_cpu(g, rng, Activation::Sigmoid, Optimizer::sgd(0.5, 0.0), true));
     // eps 1e-4: with the default 1e-8 a gradient that is ~0 on both sides steps by ±lr
     // depending on the sign of its rounding error, which no tolerance can compare.
-    crate::gpu_exclusive(s, "train::gpu_vs_cpu::tanh_adam", |g, rng| gpu_vs_cpu(g, rng, Activation::Tanh, Optimizer::Adam(AdamParams::new(0.003, 0.9, 0.999, 1e-4, 0.0)), true));
+    crate::gpu_exclusive(s, "train::gpu_vs_cpu::tanh_adam", |g, rng| {
+        gpu_vs_cpu(g, rng, Activation::Tanh, Optimizer::Adam(AdamParams::new(0.003, 0.9, 0.999, 1e-4, 0.0)), true)
+    });
     crate::gpu_exclusive(s, "train::graph_equals_eager", |g, rng| {
         let (train, _) = digits_split(2)?;
         let arch = Architecture::new(64, &[40], 10, Activation::Tanh).map_err(|e| e.to_string())?;
@@ -100,7 +102,13 @@ pub fn register(s: &mut Suite) {
         let e = out.epochs.last().ok_or("no epochs")?;
         eprintln!(
             "default config (seed {}, split seed {}, {} epochs): test accuracy {:.2}%, last epoch {:.2} ms, {:.0} samples/s, graph {}",
-            cfg.seed, cfg.seed, cfg.epochs, 100.0 * out.test_accuracy, 1e3 * e.seconds, e.samples_per_sec, out.graph
+            cfg.seed,
+            cfg.seed,
+            cfg.epochs,
+            100.0 * out.test_accuracy,
+            1e3 * e.seconds,
+            e.samples_per_sec,
+            out.graph
         );
         if out.test_accuracy < 0.95 {
             return Err(format!("test accuracy {:.4} < 0.95 (seed {})", out.test_accuracy, cfg.seed));
@@ -144,7 +152,9 @@ pub fn register(s: &mut Suite) {
         let params = gpu(Params::init(&arch, 1))?;
         let up = |d: &Dataset| DeviceDataset::upload(g, d);
         expect_err("batch 0", Trainer::new(g, &params, Optimizer::sgd(0.1, 0.0), 0, gpu(up(&train))?), |e| matches!(e, Error::InvalidArgument { .. }))?;
-        expect_err("batch > rows", Trainer::new(g, &params, Optimizer::sgd(0.1, 0.0), train.rows() + 1, gpu(up(&train))?), |e| matches!(e, Error::InvalidArgument { .. }))?;
+        expect_err("batch > rows", Trainer::new(g, &params, Optimizer::sgd(0.1, 0.0), train.rows() + 1, gpu(up(&train))?), |e| {
+            matches!(e, Error::InvalidArgument { .. })
+        })?;
         let wrong = Params::init(&Architecture::new(32, &[8], 10, Activation::Relu).map_err(|e| e.to_string())?, 1).map_err(|e| e.to_string())?;
         expect_err("features", Trainer::new(g, &wrong, Optimizer::sgd(0.1, 0.0), 8, gpu(up(&train))?), |e| matches!(e, Error::ShapeMismatch { .. }))?;
         let small = test.select(&(0..10).collect::<Vec<_>>());

@@ -1,5 +1,5 @@
-use host::nn::cpu::{self, CpuMlp};
 use host::Error;
+use host::nn::cpu::{self, CpuMlp};
 use host::nn::train::{self, TrainConfig};
 use host::nn::{Activation, Architecture, Optimizer, Params, data};
 use integration_tests::{Suite, uniform};
@@ -141,7 +141,10 @@ pub fn register(s: &mut Suite) {
         let rows = tr.rows();
         let base = TrainConfig { hidden: vec![8], epochs: 1, batch: 32, seed: 1, log_every: 0, graph: false, init: None, ..TrainConfig::default() };
         for (cfg, want) in [
-            (TrainConfig { batch: 100_000_000, ..base.clone() }, format!("batch size 100000000 is larger than the training set ({rows} rows): the largest allowed is {rows}")),
+            (
+                TrainConfig { batch: 100_000_000, ..base.clone() },
+                format!("batch size 100000000 is larger than the training set ({rows} rows): the largest allowed is {rows}"),
+            ),
             (TrainConfig { batch: 0, ..base.clone() }, format!("batch size must be at least 1 (and at most {rows}")),
             (TrainConfig { epochs: 0, ..base.clone() }, "epochs must be at least 1".to_string()),
         ] {
@@ -160,7 +163,10 @@ pub fn register(s: &mut Suite) {
         if net.train_step(&[0.0; 7], &[0, 1]).is_ok() || net.train_step(&[], &[]).is_ok() || net.train_step(&[0.0; 4], &[2]).is_ok() {
             return Err("shape mismatch, empty batch and label ≥ classes must be errors".into());
         }
-        if Architecture::new(4, &[0], 2, Activation::Relu).is_ok() || Optimizer::sgd(-1.0, 0.0).validate().is_ok() || Optimizer::sgd(0.1, 1.5).validate().is_ok() {
+        if Architecture::new(4, &[0], 2, Activation::Relu).is_ok()
+            || Optimizer::sgd(-1.0, 0.0).validate().is_ok()
+            || Optimizer::sgd(0.1, 1.5).validate().is_ok()
+        {
             return Err("zero-width layer, negative lr and momentum ≥ 1 must be errors".into());
         }
         Ok(())

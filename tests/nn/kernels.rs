@@ -185,7 +185,9 @@ pub fn register(s: &mut Suite) {
             let plain = SgdParams { momentum: 0.0, ..hp };
             let dg = gpu(DeviceVector::from_host(g, &p))?;
             gpu(optim::sgd_step::<_, _, DeviceVector<f32>>(g, &mut dp, &dg, None, plain))?;
-            expect_err("momentum without velocity", optim::sgd_step::<_, _, DeviceVector<f32>>(g, &mut dp, &dg, None, hp), |e| matches!(e, Error::InvalidArgument { .. }))
+            expect_err("momentum without velocity", optim::sgd_step::<_, _, DeviceVector<f32>>(g, &mut dp, &dg, None, hp), |e| {
+                matches!(e, Error::InvalidArgument { .. })
+            })
         });
         crate::gpu_shared(s, format!("kernels::adam::{n}"), move |g, rng| {
             let hp = AdamParams::new(0.01, 0.9, 0.999, 1e-8, 1e-4);

@@ -1,12 +1,12 @@
+use host::DeviceVector;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::plan::TileModel;
 use host::ops::matmul::{
-    Activation, Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan, matmul,
-    matmul_into,
+    Activation, Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan,
+    matmul, matmul_into,
 };
-use host::DeviceVector;
-use integration_tests::assert_close;
 use host::{DeviceMatrix, Error, reference};
+use integration_tests::assert_close;
 use integration_tests::{Suite, assert_close_scaled, expect_err, gpu, matmul_magnitude, uniform};
 
 /// (m, k, n): vectors, odd sizes, around the 16×16 block, one large.
@@ -337,24 +337,36 @@ pub fn register(s: &mut Suite) {
         bad("65 splits", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 65 }))?;
         bad("splits shorter than 4 slices", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::Tile64, splits: 2 }))?;
         bad("a kernel without split-K", gemm_with_plan(g, &a, no, &a, no, e, &mut c, GemmPlan { kernel: GemmKernel::WarpTiled, splits: 2 }))?;
-        bad("the wide kernel without 16-byte loads", gemm_with_plan(g, &a, no, &odd, no, e, &mut c63, GemmPlan { kernel: GemmKernel::WarpTiledWide, splits: 1 }))?;
+        bad(
+            "the wide kernel without 16-byte loads",
+            gemm_with_plan(g, &a, no, &odd, no, e, &mut c63, GemmPlan { kernel: GemmKernel::WarpTiledWide, splits: 1 }),
+        )?;
         let wide = gpu(DeviceMatrix::zeros(g, 64, 17))?;
         let mut c17 = gpu(DeviceMatrix::zeros(g, 64, 17))?;
         bad("RowDot with 17 columns", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::RowDot))?;
         bad("ColDot on more than 4 rows", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::ColDot))?;
         let w10 = gpu(DeviceMatrix::zeros(g, 10, 64))?;
         let mut c10 = gpu(DeviceMatrix::zeros(g, 64, 10))?;
-        bad("RowDot split 2 ways over one 128-deep slice", gemm_with_plan(g, &a, no, &w10, yes, e, &mut c10, GemmPlan { kernel: GemmKernel::RowDot, splits: 2 }))?;
+        bad(
+            "RowDot split 2 ways over one 128-deep slice",
+            gemm_with_plan(g, &a, no, &w10, yes, e, &mut c10, GemmPlan { kernel: GemmKernel::RowDot, splits: 2 }),
+        )?;
         Ok(())
     });
     s.gpu("gemm::shape_errors", |g, _| {
         let a = gpu(DeviceMatrix::zeros(g, 4, 3))?;
         let b = gpu(DeviceMatrix::zeros(g, 5, 3))?;
         let mut c = gpu(DeviceMatrix::zeros(g, 4, 5))?;
-        expect_err("4x3 · 5x3", gemm(g, &a, Transpose::No, &b, Transpose::No, Epilogue::default(), &mut c, GemmKernel::Auto), |e| matches!(e, Error::ShapeMismatch { .. }))?;
+        expect_err("4x3 · 5x3", gemm(g, &a, Transpose::No, &b, Transpose::No, Epilogue::default(), &mut c, GemmKernel::Auto), |e| {
+            matches!(e, Error::ShapeMismatch { .. })
+        })?;
         gpu(gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::default(), &mut c, GemmKernel::Auto))?;
         let bias = gpu(DeviceVector::zeros(g, 4))?;
-        expect_err("bias 4 for n=5", gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::bias_act(&bias, Activation::Relu), &mut c, GemmKernel::Auto), |e| matches!(e, Error::ShapeMismatch { .. }))
+        expect_err(
+            "bias 4 for n=5",
+            gemm(g, &a, Transpose::No, &b, Transpose::Yes, Epilogue::bias_act(&bias, Activation::Relu), &mut c, GemmKernel::Auto),
+            |e| matches!(e, Error::ShapeMismatch { .. }),
+        )
     });
     s.gpu("matmul::empty_and_k0", |g, _| {
         let a = gpu(DeviceMatrix::from_host(g, 0, 3, &[]))?;

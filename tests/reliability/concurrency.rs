@@ -56,29 +56,41 @@ fn jobs(rng: &mut StdRng) -> Vec<(&'static str, Job)> {
         ("training", Arc::new(move |g: &Gpu| training_run(g, train_seed))),
         ("matmul", Arc::new(move |g: &Gpu| matmul(g, &DeviceMatrix::from_host(g, m, k, &a)?, &DeviceMatrix::from_host(g, k, n, &b)?)?.to_host(g))),
         ("vec_add", Arc::new(move |g: &Gpu| vec_add(g, &DeviceVector::from_host(g, &x)?, &DeviceVector::from_host(g, &y)?)?.to_host(g))),
-        ("tanh", Arc::new(move |g: &Gpu| {
-            let dx = DeviceVector::from_host(g, &x2)?;
-            let mut dy = DeviceVector::filled(g, x2.len(), f32::NAN)?;
-            activation_into(g, &dx, &mut dy, Activation::Tanh)?;
-            dy.to_host(g)
-        })),
-        ("dense", Arc::new(move |g: &Gpu| {
-            let xm = DeviceMatrix::from_host(g, m, k, &a2)?;
-            let w = DeviceMatrix::from_host(g, n, k, &b2)?;
-            dense(g, &xm, &w, &DeviceVector::from_host(g, &bias2)?, Activation::Sigmoid)?.to_host(g)
-        })),
-        ("gemm_tn", Arc::new(move |g: &Gpu| {
-            let am = DeviceMatrix::from_host(g, 1023, 1025, &x4[..1023 * 1025])?;
-            let mut c = DeviceMatrix::filled(g, 1025, 1025, f32::NAN)?;
-            gemm(g, &am, Transpose::Yes, &am, Transpose::No, Epilogue::default(), &mut c, GemmKernel::Auto)?;
-            c.to_host(g)
-        })),
-        ("sigmoid", Arc::new(move |g: &Gpu| {
-            let dx = DeviceVector::from_host(g, &x3)?;
-            let mut dy = DeviceVector::filled(g, x3.len(), f32::NAN)?;
-            activation_into(g, &dx, &mut dy, Activation::Sigmoid)?;
-            dy.to_host(g)
-        })),
+        (
+            "tanh",
+            Arc::new(move |g: &Gpu| {
+                let dx = DeviceVector::from_host(g, &x2)?;
+                let mut dy = DeviceVector::filled(g, x2.len(), f32::NAN)?;
+                activation_into(g, &dx, &mut dy, Activation::Tanh)?;
+                dy.to_host(g)
+            }),
+        ),
+        (
+            "dense",
+            Arc::new(move |g: &Gpu| {
+                let xm = DeviceMatrix::from_host(g, m, k, &a2)?;
+                let w = DeviceMatrix::from_host(g, n, k, &b2)?;
+                dense(g, &xm, &w, &DeviceVector::from_host(g, &bias2)?, Activation::Sigmoid)?.to_host(g)
+            }),
+        ),
+        (
+            "gemm_tn",
+            Arc::new(move |g: &Gpu| {
+                let am = DeviceMatrix::from_host(g, 1023, 1025, &x4[..1023 * 1025])?;
+                let mut c = DeviceMatrix::filled(g, 1025, 1025, f32::NAN)?;
+                gemm(g, &am, Transpose::Yes, &am, Transpose::No, Epilogue::default(), &mut c, GemmKernel::Auto)?;
+                c.to_host(g)
+            }),
+        ),
+        (
+            "sigmoid",
+            Arc::new(move |g: &Gpu| {
+                let dx = DeviceVector::from_host(g, &x3)?;
+                let mut dy = DeviceVector::filled(g, x3.len(), f32::NAN)?;
+                activation_into(g, &dx, &mut dy, Activation::Sigmoid)?;
+                dy.to_host(g)
+            }),
+        ),
     ]
 }
 

@@ -124,7 +124,8 @@ pub fn register(s: &mut Suite) {
         run("vec_add", runner(cases(), rng), strat, |(a, b)| check_vec_add(g, &a, &b))
     });
     s.gpu("property::mat_add", |g, rng| {
-        let strat = (extent(), extent()).prop_flat_map(|(r, c)| (Just(r), Just(c), prop::collection::vec(any_value(), r * c), prop::collection::vec(any_value(), r * c)));
+        let strat = (extent(), extent())
+            .prop_flat_map(|(r, c)| (Just(r), Just(c), prop::collection::vec(any_value(), r * c), prop::collection::vec(any_value(), r * c)));
         run("mat_add", runner(cases(), rng), strat, |(r, c, a, b)| {
             let da = DeviceMatrix::from_host(g, r, c, &a).map_err(|e| e.to_string())?;
             let db = DeviceMatrix::from_host(g, r, c, &b).map_err(|e| e.to_string())?;
@@ -152,9 +153,8 @@ pub fn register(s: &mut Suite) {
             let a: Vec<f32> = (0..m * k).map(|i| if i % 7 == 3 { 1e-40 } else { 0.0 }).collect();
             let b = integration_tests::uniform(rng, k * n, -4.0, 4.0);
             check_matmul_case(g, kernel, (m, k, n), &a, &b)?;
-            let strat = (extent(), extent(), extent()).prop_flat_map(|(m, k, n)| {
-                (Just((m, k, n)), prop::collection::vec(finite_value(), m * k), prop::collection::vec(finite_value(), k * n))
-            });
+            let strat = (extent(), extent(), extent())
+                .prop_flat_map(|(m, k, n)| (Just((m, k, n)), prop::collection::vec(finite_value(), m * k), prop::collection::vec(finite_value(), k * n)));
             run("matmul", runner(matrix_cases(), rng), strat, |(shape, a, b)| check_matmul_case(g, kernel, shape, &a, &b))
         });
     }
@@ -193,7 +193,12 @@ pub fn register(s: &mut Suite) {
     });
     s.gpu("property::dense", |g, rng| {
         let strat = (extent(), extent(), extent(), 0usize..4).prop_flat_map(|(b, i, o, act)| {
-            (Just((b, i, o, act)), prop::collection::vec(finite_value(), b * i), prop::collection::vec(-1.0f32..1.0, o * i), prop::collection::vec(finite_value(), o))
+            (
+                Just((b, i, o, act)),
+                prop::collection::vec(finite_value(), b * i),
+                prop::collection::vec(-1.0f32..1.0, o * i),
+                prop::collection::vec(finite_value(), o),
+            )
         });
         run("dense", runner(matrix_cases(), rng), strat, |((batch, in_f, out_f, act), x, w, bias)| {
             let act = Activation::ALL[act];

@@ -148,9 +148,10 @@ pub fn scaled<T>(full: T, sanitize: T) -> T {
 
 /// `TEST_SEED` if set, else fresh from the clock.
 pub fn run_seed() -> u64 {
-    std::env::var("TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
-    })
+    std::env::var("TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1))
 }
 
 fn name_seed(seed: u64, name: &str) -> u64 {

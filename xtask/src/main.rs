@@ -130,10 +130,7 @@ fn validate_all(built: &[(String, PathBuf)]) -> Result<(), String> {
         println!("\nptxas -arch={sass} {}: OK ({how}: {})", path.display(), cubin.path.display());
         println!("  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}", "kernel", "regs", "smem B", "stack", "spill-S", "spill-L");
         for k in &report {
-            println!(
-                "  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}",
-                k.name, k.registers, k.shared_bytes, k.stack_bytes, k.spill_stores, k.spill_loads
-            );
+            println!("  {:<34} {:>5} {:>8} {:>6} {:>7} {:>7}", k.name, k.registers, k.shared_bytes, k.stack_bytes, k.spill_stores, k.spill_loads);
             // A GEMM kernel whose register tile lands in local memory (a stack frame: an
             // array indexed at run time, or spills) runs several times slower: a split-K
             // reduction loop that did so made every GEMM 25× slower on an H100.

@@ -13,10 +13,10 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
-use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
-use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16_with};
 use benches::anchor::parse_anchor_csv;
 use benches::timing::{median, time_gpu_ms};
+use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
+use host::ops::matmul::{Activation, Bf16Kernel, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16_with};
 use host::{DeviceMatrix, DeviceVector, Gpu, Result};
 
 /// Deterministic uniform values in [-1, 1) (xorshift), fast enough for 8192² inputs.
@@ -107,7 +107,14 @@ fn tol(kernel: GemmKernel) -> f64 {
 
 fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> {
     let gpu = &Gpu::new()?;
-    println!("GPU: {} (cc {}.{}, {} SMs), PTX {}", gpu.info().name, gpu.info().compute_capability.0, gpu.info().compute_capability.1, gpu.info().multiprocessors, gpu.ptx_arch());
+    println!(
+        "GPU: {} (cc {}.{}, {} SMs), PTX {}",
+        gpu.info().name,
+        gpu.info().compute_capability.0,
+        gpu.info().compute_capability.1,
+        gpu.info().multiprocessors,
+        gpu.ptx_arch()
+    );
     let mut rows: Vec<Row> = Vec::new();
     fn ident(x: f32) -> f32 {
         x
@@ -202,14 +209,25 @@ fn run(sizes: &[usize], anchor: &HashMap<(usize, String), f64>) -> Result<bool> 
             Some(t) => (format!("{t:.1} {}", r.anchor.unwrap_or("")), format!("{:.1}%", 100.0 * r.tflops / t)),
             None => ("-".into(), "-".into()),
         };
-        println!("{:<28} {:>6} {:>10.3} {:>9.2} {:>10} {:>9}  {} (err {:.1e})", r.name, r.n, r.ms, r.tflops, bs, ratio, if r.ok { "ok" } else { "FAIL" }, r.err);
+        println!(
+            "{:<28} {:>6} {:>10.3} {:>9.2} {:>10} {:>9}  {} (err {:.1e})",
+            r.name,
+            r.n,
+            r.ms,
+            r.tflops,
+            bs,
+            ratio,
+            if r.ok { "ok" } else { "FAIL" },
+            r.err
+        );
         all_ok &= r.ok;
     }
     // Epilogue cost: fused bias+ReLU over the bare product.
     for &n in sizes {
         for k in ["Auto", "WarpTiledFast", "WarpTiledWide", "Tf32", "Tf32Bk64", "Tf32Wgmma"] {
             let get = |name: String| rows.iter().find(|r| r.n == n && r.name == name).map(|r| r.tflops);
-            if let (Some(bare), Some(fused), Some(again)) = (get(format!("{k} x·Wᵀ")), get(format!("{k} relu(x·Wᵀ+b)")), get(format!("{k} x·Wᵀ again"))) {
+            if let (Some(bare), Some(fused), Some(again)) = (get(format!("{k} x·Wᵀ")), get(format!("{k} relu(x·Wᵀ+b)")), get(format!("{k} x·Wᵀ again")))
+            {
                 println!(
                     "fused epilogue {k} n={n}: {:.1}% of the bare x·Wᵀ timed before it, {:.1}% of the bare x·Wᵀ timed after it",
                     100.0 * fused / bare,

@@ -118,9 +118,7 @@ impl Dataset {
 fn maybe_gunzip(bytes: Vec<u8>, path: &Path) -> Result<Vec<u8>, DataError> {
     if bytes.len() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b {
         let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .map_err(|e| DataError::Gzip { path: path.to_path_buf(), reason: e.to_string() })?;
+        flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out).map_err(|e| DataError::Gzip { path: path.to_path_buf(), reason: e.to_string() })?;
         Ok(out)
     } else {
         Ok(bytes)
@@ -247,27 +245,19 @@ fn find_idx(dir: &Path, stem: &str, what: &'static str) -> Result<PathBuf, DataE
         None => stem.to_string(),
     };
     let names = [stem.to_string(), format!("{stem}.gz"), dotted.clone(), format!("{dotted}.gz")];
-    names
-        .iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.is_file())
-        .ok_or_else(|| DataError::MissingFile { dir: dir.to_path_buf(), what, tried: names.join(", ") })
+    names.iter().map(|n| dir.join(n)).find(|p| p.is_file()).ok_or_else(|| DataError::MissingFile { dir: dir.to_path_buf(), what, tried: names.join(", ") })
 }
 
 /// MNIST (or any dataset in its layout) from a directory: (train, test), 10 classes.
 pub fn load_mnist(dir: &Path) -> Result<(Dataset, Dataset), DataError> {
-    let train = read_idx_pair(
-        &find_idx(dir, "train-images-idx3-ubyte", "training images")?,
-        &find_idx(dir, "train-labels-idx1-ubyte", "training labels")?,
-        10,
-    )?;
-    let test = read_idx_pair(
-        &find_idx(dir, "t10k-images-idx3-ubyte", "test images")?,
-        &find_idx(dir, "t10k-labels-idx1-ubyte", "test labels")?,
-        10,
-    )?;
+    let train =
+        read_idx_pair(&find_idx(dir, "train-images-idx3-ubyte", "training images")?, &find_idx(dir, "train-labels-idx1-ubyte", "training labels")?, 10)?;
+    let test = read_idx_pair(&find_idx(dir, "t10k-images-idx3-ubyte", "test images")?, &find_idx(dir, "t10k-labels-idx1-ubyte", "test labels")?, 10)?;
     if train.features != test.features {
-        return Err(DataError::BadHeader { path: dir.to_path_buf(), reason: format!("training images have {} pixels, test images {}", train.features, test.features) });
+        return Err(DataError::BadHeader {
+            path: dir.to_path_buf(),
+            reason: format!("training images have {} pixels, test images {}", train.features, test.features),
+        });
     }
     Ok((train, test))
 }

@@ -97,7 +97,11 @@ impl DeviceDataset {
         if data.is_empty() {
             return Err(Error::InvalidArgument { op: "DeviceDataset::upload", reason: "empty dataset".into() });
         }
-        Ok(DeviceDataset { x: DeviceMatrix::from_host(gpu, data.rows(), data.features, &data.x)?, y: DeviceVector::from_host(gpu, &data.y)?, classes: data.classes })
+        Ok(DeviceDataset {
+            x: DeviceMatrix::from_host(gpu, data.rows(), data.features, &data.x)?,
+            y: DeviceVector::from_host(gpu, &data.y)?,
+            classes: data.classes,
+        })
     }
 
     pub fn rows(&self) -> usize {

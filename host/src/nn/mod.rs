@@ -47,7 +47,10 @@ impl Architecture {
 
     pub fn validate(&self) -> Result<()> {
         if self.sizes.len() < 2 || self.sizes.contains(&0) {
-            return Err(Error::InvalidArgument { op: "Architecture", reason: format!("layer sizes {:?}: need at least inputs and outputs, none zero", self.sizes) });
+            return Err(Error::InvalidArgument {
+                op: "Architecture",
+                reason: format!("layer sizes {:?}: need at least inputs and outputs, none zero", self.sizes),
+            });
         }
         Ok(())
     }

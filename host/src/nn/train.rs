@@ -109,9 +109,16 @@ pub struct EpochReport {
 /// Progress events for a display.
 #[derive(Debug, Clone)]
 pub enum Progress<'a> {
-    EpochStart { epoch: usize, steps: usize },
+    EpochStart {
+        epoch: usize,
+        steps: usize,
+    },
     /// `done` steps of the epoch finished; the mean batch loss so far.
-    Steps { epoch: usize, done: usize, running_loss: f64 },
+    Steps {
+        epoch: usize,
+        done: usize,
+        running_loss: f64,
+    },
     EpochEnd(&'a EpochReport),
 }
 

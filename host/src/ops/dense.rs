@@ -17,14 +17,7 @@ pub fn dense(gpu: &Gpu, x: &DeviceMatrix, w: &DeviceMatrix, b: &DeviceVector<f32
 }
 
 /// As [`dense`], into an existing batch×out output.
-pub fn dense_into(
-    gpu: &Gpu,
-    x: &DeviceMatrix,
-    w: &DeviceMatrix,
-    b: &DeviceVector<f32>,
-    act: Activation,
-    y: &mut DeviceMatrix,
-) -> Result<()> {
+pub fn dense_into(gpu: &Gpu, x: &DeviceMatrix, w: &DeviceMatrix, b: &DeviceVector<f32>, act: Activation, y: &mut DeviceMatrix) -> Result<()> {
     expect_shape("dense", "input features (cols of W)", x.cols(), w.cols())?;
     expect_shape("dense", "bias length (rows of W)", w.rows(), b.len())?;
     expect_shape("dense", "output shape", (x.rows(), w.rows()), y.shape())?;

@@ -28,13 +28,7 @@ pub fn vec_add(gpu: &Gpu, a: &DeviceVector<f32>, b: &DeviceVector<f32>) -> Resul
 }
 
 /// c = a + b into an existing output of the same length.
-pub fn vec_add_into(
-    gpu: &Gpu,
-    a: &DeviceVector<f32>,
-    b: &DeviceVector<f32>,
-    c: &mut DeviceVector<f32>,
-    kernel: VecAddKernel,
-) -> Result<()> {
+pub fn vec_add_into(gpu: &Gpu, a: &DeviceVector<f32>, b: &DeviceVector<f32>, c: &mut DeviceVector<f32>, kernel: VecAddKernel) -> Result<()> {
     expect_shape("vec_add", "length", a.len(), b.len())?;
     expect_shape("vec_add", "output length", a.len(), c.len())?;
     let n = a.len();

@@ -14,11 +14,7 @@ use crate::error::{Error, Result};
 
 /// Shape check shared by the ops.
 pub(crate) fn expect_shape<T: PartialEq + std::fmt::Debug>(op: &'static str, what: &str, expected: T, got: T) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(Error::ShapeMismatch { op, expected: format!("{what} {expected:?}"), got: format!("{got:?}") })
-    }
+    if expected == got { Ok(()) } else { Err(Error::ShapeMismatch { op, expected: format!("{what} {expected:?}"), got: format!("{got:?}") }) }
 }
 
 /// Blocks per multiprocessor for grid-stride elementwise launches: enough resident warps to

@@ -69,15 +69,7 @@ pub fn sgd_step<P: Tensor, G: Tensor, V: Tensor>(gpu: &Gpu, p: &mut P, g: &G, ve
 }
 
 /// One Adam step at the step number held in `step` (a device counter, see [`count_step`]).
-pub fn adam_step<P: Tensor, G: Tensor, M: Tensor>(
-    gpu: &Gpu,
-    p: &mut P,
-    g: &G,
-    m: &mut M,
-    v: &mut M,
-    step: &DeviceVector<u32>,
-    hp: AdamParams,
-) -> Result<()> {
+pub fn adam_step<P: Tensor, G: Tensor, M: Tensor>(gpu: &Gpu, p: &mut P, g: &G, m: &mut M, v: &mut M, step: &DeviceVector<u32>, hp: AdamParams) -> Result<()> {
     expect_shape("adam_step", "gradient length", p.len(), g.len())?;
     expect_shape("adam_step", "first moment length", p.len(), m.len())?;
     expect_shape("adam_step", "second moment length", p.len(), v.len())?;

@@ -1,8 +1,8 @@
 //! Reductions: a dense layer's bias gradient fused with its activation derivative, column sums,
 //! and a scaled sum accumulated on the device.
 
-use kernels::reduce::{self as k, COL_SUM_BLOCK, COL_SUM_SHARED_BYTES, SUM_BLOCK, SUM_SHARED_BYTES};
 pub use kernels::math::Activation;
+use kernels::reduce::{self as k, COL_SUM_BLOCK, COL_SUM_SHARED_BYTES, SUM_BLOCK, SUM_SHARED_BYTES};
 
 use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
@@ -26,12 +26,24 @@ fn col_sum_config(rows: usize, cols: usize, sms: usize) -> Result<(LaunchConfig,
     let strips = cols.div_ceil(COL_SUM_BLOCK.0 as usize);
     let chunk_rows = rows.div_ceil(col_sum_chunks(rows, strips, sms)).next_multiple_of(COL_SUM_BLOCK.1 as usize).max(1);
     let chunks = rows.div_ceil(chunk_rows).max(1);
-    let grid = Dim3 { x: u32::try_from(strips).map_err(|_| too_large("column strips", strips))?, y: u32::try_from(chunks).map_err(|_| too_large("row chunks", chunks))?, z: 1 };
+    let grid = Dim3 {
+        x: u32::try_from(strips).map_err(|_| too_large("column strips", strips))?,
+        y: u32::try_from(chunks).map_err(|_| too_large("row chunks", chunks))?,
+        z: 1,
+    };
     Ok((LaunchConfig { grid, block: Dim3::xy(COL_SUM_BLOCK.0, COL_SUM_BLOCK.1), shared_mem_bytes: COL_SUM_SHARED_BYTES }, chunk_rows))
 }
 
 #[allow(clippy::too_many_arguments)]
-fn launch_col_sum(gpu: &Gpu, dy: *const f32, y: *const f32, dz: *mut f32, db: &mut DeviceVector<f32>, (rows, cols): (usize, usize), act: Activation) -> Result<()> {
+fn launch_col_sum(
+    gpu: &Gpu,
+    dy: *const f32,
+    y: *const f32,
+    dz: *mut f32,
+    db: &mut DeviceVector<f32>,
+    (rows, cols): (usize, usize),
+    act: Activation,
+) -> Result<()> {
     if cols == 0 {
         return Ok(());
     }

@@ -38,13 +38,7 @@ pub fn softmax_cross_entropy(
 
 /// pred[r] = argmax of row r (first on ties), and correct[0] += #rows with pred = label.
 /// `correct` is not cleared: zero it to start a count.
-pub fn argmax_count(
-    gpu: &Gpu,
-    logits: &DeviceMatrix,
-    labels: &DeviceVector<u32>,
-    pred: &mut DeviceVector<u32>,
-    correct: &mut DeviceVector<u32>,
-) -> Result<()> {
+pub fn argmax_count(gpu: &Gpu, logits: &DeviceMatrix, labels: &DeviceVector<u32>, pred: &mut DeviceVector<u32>, correct: &mut DeviceVector<u32>) -> Result<()> {
     let (rows, cols) = logits.shape();
     expect_shape("argmax_count", "labels (one per row)", rows, labels.len())?;
     expect_shape("argmax_count", "pred length", rows, pred.len())?;

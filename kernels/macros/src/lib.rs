@@ -140,10 +140,7 @@ fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
 
     let (device_cfg, min_arch) = match min_arch {
         MinArch::Any => (quote! { #[cfg(target_arch = "nvptx64")] }, quote! { ::kernel_std::MinArch::Any }),
-        MinArch::Sm90a => (
-            quote! { #[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))] },
-            quote! { ::kernel_std::MinArch::Sm90a },
-        ),
+        MinArch::Sm90a => (quote! { #[cfg(all(target_arch = "nvptx64", target_feature = "sm_90a"))] }, quote! { ::kernel_std::MinArch::Sm90a }),
     };
     Ok(quote! {
         #device_cfg
@@ -190,15 +187,13 @@ fn expand(func: ItemFn, args: Args) -> syn::Result<proc_macro2::TokenStream> {
 fn param_kind(ty: &Type) -> proc_macro2::TokenStream {
     match ty {
         Type::Ptr(_) => quote! { ::kernel_std::ParamKind::Pointer },
-        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            match p.path.segments[0].ident.to_string().as_str() {
-                "f32" => quote! { ::kernel_std::ParamKind::F32 },
-                "u32" | "i32" => quote! { ::kernel_std::ParamKind::Word },
-                "u64" | "i64" | "usize" | "isize" => quote! { ::kernel_std::ParamKind::DoubleWord },
-                "TensorMap" => quote! { ::kernel_std::ParamKind::TensorMap },
-                _ => quote! { ::kernel_std::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
-            }
-        }
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => match p.path.segments[0].ident.to_string().as_str() {
+            "f32" => quote! { ::kernel_std::ParamKind::F32 },
+            "u32" | "i32" => quote! { ::kernel_std::ParamKind::Word },
+            "u64" | "i64" | "usize" | "isize" => quote! { ::kernel_std::ParamKind::DoubleWord },
+            "TensorMap" => quote! { ::kernel_std::ParamKind::TensorMap },
+            _ => quote! { ::kernel_std::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
+        },
         _ => quote! { ::kernel_std::ParamKind::Aggregate(::core::mem::size_of::<#ty>() as u32) },
     }
 }

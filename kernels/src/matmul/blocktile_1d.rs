@@ -4,7 +4,10 @@
 use super::GemmParams;
 use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
-use {super::common::{Operand, fma}, crate::thread};
+use {
+    super::common::{Operand, fma},
+    crate::thread,
+};
 
 /// Rows of C per block of `gemm_bt1d_f32`.
 pub const BT1D_BM: usize = 64;

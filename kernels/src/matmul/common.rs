@@ -156,12 +156,7 @@ impl Operand {
     /// # Safety
     /// As [`Operand::get`].
     #[inline(always)]
-    pub unsafe fn load_tile<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize>(
-        &self,
-        o0: usize,
-        k0: usize,
-        tid: usize,
-    ) -> [F32x4; Q] {
+    pub unsafe fn load_tile<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize>(&self, o0: usize, k0: usize, tid: usize) -> [F32x4; Q] {
         let mut r = [F32x4([0.0; 4]); Q];
         let mut j = 0;
         while j < Q {
@@ -218,11 +213,7 @@ impl Operand {
     /// or n then reads real data for the rows it will not store, so edge tiles run the same
     /// unguarded loop (only k must stay inside the matrix: the caller peels a ragged k-slice).
     #[inline(always)]
-    pub fn quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(
-        &self,
-        o0: usize,
-        tid: usize,
-    ) -> [*const F32x4; Q] {
+    pub fn quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(&self, o0: usize, tid: usize) -> [*const F32x4; Q] {
         let mut r = [core::ptr::null(); Q];
         let last = if KC { self.outer - 1 } else { self.outer - 4 };
         let mut j = 0;

@@ -48,13 +48,7 @@ pub struct Bf16;
 #[inline(always)]
 unsafe fn pair<const KC: bool>(s: *const u16, ldo: usize, o: usize, q: usize) -> u32 {
     // SAFETY: forwarded; with KC the pair is adjacent and 4-byte aligned (row length and q even).
-    unsafe {
-        if KC {
-            *(s.add(o * BF16_LDK + q) as *const u32)
-        } else {
-            u32::from(*s.add(q * ldo + o)) | (u32::from(*s.add((q + 1) * ldo + o)) << 16)
-        }
-    }
+    unsafe { if KC { *(s.add(o * BF16_LDK + q) as *const u32) } else { u32::from(*s.add(q * ldo + o)) | (u32::from(*s.add((q + 1) * ldo + o)) << 16) } }
 }
 
 #[cfg(target_arch = "nvptx64")]
@@ -181,13 +175,7 @@ impl TcKind for Bf16Ldm {
 #[inline(always)]
 unsafe fn pair_ld<const KC: bool, const LDK: usize>(s: *const u16, ldo: usize, o: usize, q: usize) -> u32 {
     // SAFETY: forwarded.
-    unsafe {
-        if KC {
-            *(s.add(o * LDK + q) as *const u32)
-        } else {
-            u32::from(*s.add(q * ldo + o)) | (u32::from(*s.add((q + 1) * ldo + o)) << 16)
-        }
-    }
+    unsafe { if KC { *(s.add(o * LDK + q) as *const u32) } else { u32::from(*s.add(q * ldo + o)) | (u32::from(*s.add((q + 1) * ldo + o)) << 16) } }
 }
 
 /// `gemm_mma_bf16` with 64 k per stage and `ldmatrix` fragment loads.

@@ -241,11 +241,7 @@ pub unsafe fn gemm_epilogue4_with<const INLINE: bool>(
     if row >= m {
         return;
     }
-    let fast = col % 4 == 0
-        && col + 4 <= n
-        && p.ldc % 4 == 0
-        && c as usize % 16 == 0
-        && (p.has_bias == 0 || bias as usize % 16 == 0);
+    let fast = col % 4 == 0 && col + 4 <= n && p.ldc % 4 == 0 && c as usize % 16 == 0 && (p.has_bias == 0 || bias as usize % 16 == 0);
     if fast {
         let mut v = F32x4(acc).map(|x| p.alpha * x);
         if p.has_bias != 0 {

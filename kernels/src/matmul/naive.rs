@@ -50,8 +50,7 @@ pub unsafe fn gemm_naive_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *c
         for q in 0..p.k as usize {
             // SAFETY: row < m, col < n, q < k; strides describe the caller's buffers.
             acc += unsafe {
-                *a.add(row * p.a_row_stride as usize + q * p.a_col_stride as usize)
-                    * *b.add(q * p.b_row_stride as usize + col * p.b_col_stride as usize)
+                *a.add(row * p.a_row_stride as usize + q * p.a_col_stride as usize) * *b.add(q * p.b_row_stride as usize + col * p.b_col_stride as usize)
             };
         }
         // SAFETY: (row, col) is inside C.

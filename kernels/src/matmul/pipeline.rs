@@ -168,7 +168,17 @@ mod device {
         /// `s` is a stage region of shared memory holding the tile; strides describe the buffer.
         #[allow(clippy::too_many_arguments)]
         #[inline(always)]
-        unsafe fn issue<const KC: bool>(&self, (tile_outer, threads): (usize, usize), ldk: usize, bk: usize, s: *mut E, o0: usize, k0: usize, tid: usize, zero: E) {
+        unsafe fn issue<const KC: bool>(
+            &self,
+            (tile_outer, threads): (usize, usize),
+            ldk: usize,
+            bk: usize,
+            s: *mut E,
+            o0: usize,
+            k0: usize,
+            tid: usize,
+            zero: E,
+        ) {
             let v = Self::V;
             let ldo = tc_ldo(tile_outer);
             let chunks = tile_outer * bk / v / threads;

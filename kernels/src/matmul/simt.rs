@@ -76,13 +76,7 @@ const Q: usize = SIMT_BM * SIMT_BK / 4 / SIMT_THREADS as usize;
 /// As the kernels below.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn simt_body<const VEC: bool, const DOUBLE: bool, const WARP: bool>(
-    a: *const f32,
-    b: *const f32,
-    c: *mut f32,
-    bias: *const f32,
-    p: &GemmParams,
-) {
+unsafe fn simt_body<const VEC: bool, const DOUBLE: bool, const WARP: bool>(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: &GemmParams) {
     const NT: usize = SIMT_THREADS as usize;
     let tid = thread::thread_idx_x() as usize;
     let m0 = thread::block_idx_y() as usize * SIMT_BM;
@@ -156,7 +150,13 @@ unsafe fn simt_body<const VEC: bool, const DOUBLE: bool, const WARP: bool>(
 /// `sa` and `sb` hold 16 rows of LDA and LDB floats of shared memory.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn slice_fma<const VEC: bool, const LDA_: usize, const LDB_: usize>(sa: *mut f32, sb: *mut f32, row_q: [usize; 2], col_q: [usize; 2], acc: &mut [[f32; 8]; 8]) {
+unsafe fn slice_fma<const VEC: bool, const LDA_: usize, const LDB_: usize>(
+    sa: *mut f32,
+    sb: *mut f32,
+    row_q: [usize; 2],
+    col_q: [usize; 2],
+    acc: &mut [[f32; 8]; 8],
+) {
     unroll!(kk in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
         let mut af = [0.0f32; 8];
         let mut bf = [0.0f32; 8];

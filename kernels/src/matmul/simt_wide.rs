@@ -38,7 +38,6 @@ const STAGE: usize = WIDE_BK * (LDA + WIDE_BN + PAD);
 /// Dynamic shared memory of `gemm_wide_f32`: two stages (25 KiB).
 pub const WIDE_SHARED: u32 = (2 * STAGE * 4) as u32;
 
-
 /// This thread's rows (row_q[h] + 0..4, h < 2) and columns (col_q[g] + 0..4, g < 4) of the
 /// block tile. Warps tile the block 4 (m) × 2 (n), 32×128 each; lanes tile a warp 4 × 8, so a
 /// warp's 16-byte shared reads of A are 4-way broadcasts and those of B cover 128 contiguous

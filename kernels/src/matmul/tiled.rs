@@ -4,7 +4,10 @@
 use super::GemmParams;
 use crate::kernel;
 #[cfg(target_arch = "nvptx64")]
-use {super::common::{Operand, fma}, crate::thread};
+use {
+    super::common::{Operand, fma},
+    crate::thread,
+};
 
 /// Tile edge (and block edge) of `gemm_smem_f32`.
 pub const SMEM_TILE: usize = 32;

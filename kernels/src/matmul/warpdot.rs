@@ -204,11 +204,7 @@ unsafe fn coldot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const
     let quad = |q: usize| -> [f32; 4] {
         // SAFETY: q < k; the columns read are below n (vector path: col0 + 4 ≤ n).
         unsafe {
-            if vec {
-                T::load4(b.add(q * brs + col0))
-            } else {
-                core::array::from_fn(|j| if col0 + j < n { T::load(b.add(q * brs + col0 + j)) } else { 0.0 })
-            }
+            if vec { T::load4(b.add(q * brs + col0)) } else { core::array::from_fn(|j| if col0 + j < n { T::load(b.add(q * brs + col0 + j)) } else { 0.0 }) }
         }
     };
     if col0 < n {

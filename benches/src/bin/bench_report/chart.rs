@@ -18,23 +18,10 @@ pub(crate) fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) 
         let mut lines: Vec<ChartLine> = op
             .series
             .iter()
-            .map(|s| {
-                (
-                    s.header.to_string(),
-                    s.gpu,
-                    op.rows
-                        .iter()
-                        .filter_map(|r| r.times.get(s.key).map(|&t| (r.x, t)))
-                        .collect::<Vec<_>>(),
-                )
-            })
+            .map(|s| (s.header.to_string(), s.gpu, op.rows.iter().filter_map(|r| r.times.get(s.key).map(|&t| (r.x, t))).collect::<Vec<_>>()))
             .filter(|l| !l.2.is_empty())
             .collect();
-        let torch: Vec<(f64, f64)> = op
-            .rows
-            .iter()
-            .filter_map(|r| r.torch.as_ref().map(|t| (r.x, t.median_ms)))
-            .collect();
+        let torch: Vec<(f64, f64)> = op.rows.iter().filter_map(|r| r.torch.as_ref().map(|t| (r.x, t.median_ms))).collect();
         if !torch.is_empty() {
             lines.push(("PyTorch (same GPU, anchor run)".into(), true, torch));
         }
@@ -47,17 +34,11 @@ pub(crate) fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) 
             y1 = y1.max(y);
         }
         let mut c = ChartBuilder::on(&root)
-            .caption(
-                format!("{} — {gpu_name} vs {cpu_name}", op.title),
-                ("sans-serif", 22),
-            )
+            .caption(format!("{} — {gpu_name} vs {cpu_name}", op.title), ("sans-serif", 22))
             .margin(20)
             .x_label_area_size(60)
             .y_label_area_size(100)
-            .build_cartesian_2d(
-                (x0 / 1.5..x1 * 1.5).log_scale().base(op.x_base),
-                (y0 / 2.0..y1 * 3.0).log_scale(),
-            )
+            .build_cartesian_2d((x0 / 1.5..x1 * 1.5).log_scale().base(op.x_base), (y0 / 2.0..y1 * 3.0).log_scale())
             .map_err(|x| e(&x))?;
         c.configure_mesh()
             .x_desc(op.x_label)
@@ -69,18 +50,8 @@ pub(crate) fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) 
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .map_err(|x| e(&x))?;
-        let cpu_colors = [
-            RGBColor(200, 40, 40),
-            RGBColor(240, 140, 20),
-            RGBColor(150, 90, 40),
-        ];
-        let gpu_colors = [
-            RGBColor(30, 90, 200),
-            RGBColor(20, 160, 160),
-            RGBColor(110, 60, 190),
-            RGBColor(40, 150, 40),
-            RGBColor(90, 90, 90),
-        ];
+        let cpu_colors = [RGBColor(200, 40, 40), RGBColor(240, 140, 20), RGBColor(150, 90, 40)];
+        let gpu_colors = [RGBColor(30, 90, 200), RGBColor(20, 160, 160), RGBColor(110, 60, 190), RGBColor(40, 150, 40), RGBColor(90, 90, 90)];
         let (mut ci, mut gi) = (0, 0);
         for (name, is_gpu, pts) in lines {
             let color = if is_gpu {
@@ -90,27 +61,15 @@ pub(crate) fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) 
                 ci += 1;
                 cpu_colors[(ci - 1) % cpu_colors.len()]
             };
-            let style =
-                color.stroke_width(if name.contains("copies") || name.starts_with("PyTorch") {
-                    2
-                } else {
-                    3
-                });
+            let style = color.stroke_width(if name.contains("copies") || name.starts_with("PyTorch") { 2 } else { 3 });
             c.draw_series(LineSeries::new(pts.clone(), style))
                 .map_err(|x| e(&x))?
                 .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
-                });
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)));
             if is_gpu {
-                c.draw_series(
-                    pts.iter()
-                        .map(|&p| TriangleMarker::new(p, 6, color.filled())),
-                )
-                .map_err(|x| e(&x))?;
+                c.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, color.filled()))).map_err(|x| e(&x))?;
             } else {
-                c.draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled())))
-                    .map_err(|x| e(&x))?;
+                c.draw_series(pts.iter().map(|&p| Circle::new(p, 5, color.filled()))).map_err(|x| e(&x))?;
             }
         }
         c.configure_series_labels()
@@ -134,11 +93,7 @@ pub(crate) fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) 
 /// Axis labels for counts: 1000, 10k, 1M, 2.5M, 1G.
 pub(crate) fn fmt_count(v: f64) -> String {
     let short = |x: f64, unit: &str| {
-        if (x - x.round()).abs() < 0.05 {
-            format!("{x:.0}{unit}")
-        } else {
-            format!("{x:.1}{unit}")
-        }
+        if (x - x.round()).abs() < 0.05 { format!("{x:.0}{unit}") } else { format!("{x:.1}{unit}") }
     };
     if v >= 1e9 {
         short(v / 1e9, "G")
@@ -162,9 +117,5 @@ pub(crate) fn fmt_tick(ms: f64) -> String {
     } else {
         (ms * 1e6, "ns")
     };
-    if (x - x.round()).abs() < 0.05 * x.max(1.0) {
-        format!("{x:.0} {unit}")
-    } else {
-        format!("{x:.1} {unit}")
-    }
+    if (x - x.round()).abs() < 0.05 * x.max(1.0) { format!("{x:.0} {unit}") } else { format!("{x:.1} {unit}") }
 }

@@ -20,40 +20,24 @@ pub(crate) fn vec_add(ctx: &Ctx) -> Res<OpReport> {
     let gpu = &ctx.gpu;
     let mut rows = Vec::new();
     for n in vector_sizes() {
-        let (a, b) = (
-            random_f32(n as u64, n, -1.0, 1.0),
-            random_f32(n as u64 + 1, n, -1.0, 1.0),
-        );
+        let (a, b) = (random_f32(n as u64, n, -1.0, 1.0), random_f32(n as u64 + 1, n, -1.0, 1.0));
         let mut out = vec![f32::NAN; n];
         let mut times = BTreeMap::new();
-        times.insert(
-            "cpu_loop",
-            median_cpu(|| cpu::vec_add_loop(&a, &b, &mut out)),
-        );
+        times.insert("cpu_loop", median_cpu(|| cpu::vec_add_loop(&a, &b, &mut out)));
         let want = out.clone();
         times.insert("cpu_par", median_cpu(|| cpu::vec_add_par(&a, &b, &mut out)));
         let mut da = g(DeviceVector::from_host(gpu, &a))?;
         let mut db = g(DeviceVector::from_host(gpu, &b))?;
         let mut dc = g(DeviceVector::filled(gpu, n, f32::NAN))?;
         let mut max_error = 0.0f64;
-        for (key, kernel) in [
-            ("gpu_naive", VecAddKernel::Naive),
-            ("gpu_vec4", VecAddKernel::Vectorized),
-        ] {
+        for (key, kernel) in [("gpu_naive", VecAddKernel::Naive), ("gpu_vec4", VecAddKernel::Vectorized)] {
             g(dc.fill(gpu, f32::NAN))?;
             g(vec_add_into(gpu, &da, &db, &mut dc, kernel))?;
             max_error = max_error.max(check("vec_add", &g(dc.to_host(gpu))?, &want, 0.0)?);
-            times.insert(
-                key,
-                median_kernel(gpu, || vec_add_into(gpu, &da, &db, &mut dc, kernel))?,
-            );
+            times.insert(key, median_kernel(gpu, || vec_add_into(gpu, &da, &db, &mut dc, kernel))?);
         }
         let best = fastest(&times, &["gpu_naive", "gpu_vec4"]);
-        let kernel = if best == "gpu_naive" {
-            VecAddKernel::Naive
-        } else {
-            VecAddKernel::Vectorized
-        };
+        let kernel = if best == "gpu_naive" { VecAddKernel::Naive } else { VecAddKernel::Vectorized };
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -135,24 +119,14 @@ pub(crate) fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
         let mut dx = g(DeviceVector::from_host(gpu, &x))?;
         let mut dy = g(DeviceVector::filled(gpu, n, f32::NAN))?;
         let mut max_error = 0.0f64;
-        for (key, kernel) in [
-            ("gpu_naive", SigmoidKernel::Naive),
-            ("gpu_vec4", SigmoidKernel::Vectorized),
-        ] {
+        for (key, kernel) in [("gpu_naive", SigmoidKernel::Naive), ("gpu_vec4", SigmoidKernel::Vectorized)] {
             g(dy.fill(gpu, f32::NAN))?;
             g(sigmoid_into(gpu, &dx, &mut dy, kernel))?;
             max_error = max_error.max(check("sigmoid", &g(dy.to_host(gpu))?, &want, 1e-6)?);
-            times.insert(
-                key,
-                median_kernel(gpu, || sigmoid_into(gpu, &dx, &mut dy, kernel))?,
-            );
+            times.insert(key, median_kernel(gpu, || sigmoid_into(gpu, &dx, &mut dy, kernel))?);
         }
         let best = fastest(&times, &["gpu_naive", "gpu_vec4"]);
-        let kernel = if best == "gpu_naive" {
-            SigmoidKernel::Naive
-        } else {
-            SigmoidKernel::Vectorized
-        };
+        let kernel = if best == "gpu_naive" { SigmoidKernel::Naive } else { SigmoidKernel::Vectorized };
         out.fill(f32::NAN);
         times.insert(
             "gpu_e2e",
@@ -184,31 +158,11 @@ pub(crate) fn sigmoid(ctx: &Ctx) -> Res<OpReport> {
         title: "Sigmoid y = 1/(1+exp(-x)) (f32)",
         x_label: "vector length n (f32 elements)",
         series: vec![
-            Series {
-                key: "cpu_loop",
-                header: "CPU loop",
-                gpu: false,
-            },
-            Series {
-                key: "cpu_par",
-                header: "CPU threads (rayon)",
-                gpu: false,
-            },
-            Series {
-                key: "gpu_naive",
-                header: "GPU kernel, 1 elem/thread",
-                gpu: true,
-            },
-            Series {
-                key: "gpu_vec4",
-                header: "GPU kernel, float4 ×4 per thread",
-                gpu: true,
-            },
-            Series {
-                key: "gpu_e2e",
-                header: "GPU + copies",
-                gpu: true,
-            },
+            Series { key: "cpu_loop", header: "CPU loop", gpu: false },
+            Series { key: "cpu_par", header: "CPU threads (rayon)", gpu: false },
+            Series { key: "gpu_naive", header: "GPU kernel, 1 elem/thread", gpu: true },
+            Series { key: "gpu_vec4", header: "GPU kernel, float4 ×4 per thread", gpu: true },
+            Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
         ],
         rows,
         ladder: Vec::new(),
@@ -221,21 +175,12 @@ pub(crate) fn mat_add(ctx: &Ctx) -> Res<OpReport> {
     let gpu = &ctx.gpu;
     let mut rows = Vec::new();
     for n in [64usize, 128, 256, 512, 1024, 2048, 4096, 8192] {
-        let (a, b) = (
-            random_f32(n as u64 + 11, n * n, -1.0, 1.0),
-            random_f32(n as u64 + 12, n * n, -1.0, 1.0),
-        );
+        let (a, b) = (random_f32(n as u64 + 11, n * n, -1.0, 1.0), random_f32(n as u64 + 12, n * n, -1.0, 1.0));
         let mut out = vec![f32::NAN; n * n];
         let mut times = BTreeMap::new();
-        times.insert(
-            "cpu_loop",
-            median_cpu(|| cpu::mat_add_loop(&a, &b, &mut out, n, n)),
-        );
+        times.insert("cpu_loop", median_cpu(|| cpu::mat_add_loop(&a, &b, &mut out, n, n)));
         let want = out.clone();
-        times.insert(
-            "cpu_par",
-            median_cpu(|| cpu::mat_add_par(&a, &b, &mut out, n)),
-        );
+        times.insert("cpu_par", median_cpu(|| cpu::mat_add_par(&a, &b, &mut out, n)));
         let mut da = g(DeviceMatrix::from_host(gpu, n, n, &a))?;
         let mut db = g(DeviceMatrix::from_host(gpu, n, n, &b))?;
         let mut dc = g(DeviceMatrix::filled(gpu, n, n, f32::NAN))?;
@@ -280,31 +225,11 @@ pub(crate) fn mat_add(ctx: &Ctx) -> Res<OpReport> {
         title: "Matrix add C = A + B (N×N f32)",
         x_label: "matrix size N (N×N f32)",
         series: vec![
-            Series {
-                key: "cpu_loop",
-                header: "CPU loop",
-                gpu: false,
-            },
-            Series {
-                key: "cpu_par",
-                header: "CPU threads (rayon)",
-                gpu: false,
-            },
-            Series {
-                key: "gpu_2d",
-                header: "GPU kernel (2-D blocks)",
-                gpu: true,
-            },
-            Series {
-                key: "gpu_flat",
-                header: "GPU kernel, flat float4 ×4 per thread",
-                gpu: true,
-            },
-            Series {
-                key: "gpu_e2e",
-                header: "GPU + copies",
-                gpu: true,
-            },
+            Series { key: "cpu_loop", header: "CPU loop", gpu: false },
+            Series { key: "cpu_par", header: "CPU threads (rayon)", gpu: false },
+            Series { key: "gpu_2d", header: "GPU kernel (2-D blocks)", gpu: true },
+            Series { key: "gpu_flat", header: "GPU kernel, flat float4 ×4 per thread", gpu: true },
+            Series { key: "gpu_e2e", header: "GPU + copies", gpu: true },
         ],
         rows,
         ladder: Vec::new(),
@@ -312,4 +237,3 @@ pub(crate) fn mat_add(ctx: &Ctx) -> Res<OpReport> {
         notes: vec!["12 bytes per element.".into()],
     })
 }
-

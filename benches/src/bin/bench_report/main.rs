@@ -74,11 +74,7 @@ fn parse_args() -> Res<Args> {
             other => return Err(format!("unknown argument `{other}`; {usage}")),
         }
     }
-    Ok(Args {
-        out: out.ok_or(usage)?,
-        torch,
-        ops,
-    })
+    Ok(Args { out: out.ok_or(usage)?, torch, ops })
 }
 
 /// What one row's work is, for its throughput.
@@ -132,60 +128,31 @@ struct Ctx {
 
 fn run() -> Res<()> {
     let args = parse_args()?;
-    plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT)
-        .map_err(|_| "embedded font is invalid")?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("creating {}: {e}", args.out.display()))?;
+    plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT).map_err(|_| "embedded font is invalid")?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("creating {}: {e}", args.out.display()))?;
     let anchor = match &args.torch {
-        Some(p) => parse_anchor_csv(
-            &std::fs::read_to_string(p).map_err(|e| format!("reading {}: {e}", p.display()))?,
-        ),
+        Some(p) => parse_anchor_csv(&std::fs::read_to_string(p).map_err(|e| format!("reading {}: {e}", p.display()))?),
         None => Vec::new(),
     };
     let gpu = match Gpu::new() {
         Ok(g) => g,
         Err(Error::NoDevice) => {
-            return Err(format!(
-                "{}: the report compares CPU and GPU and needs one",
-                Error::NoDevice
-            ));
+            return Err(format!("{}: the report compares CPU and GPU and needs one", Error::NoDevice));
         }
         Err(e) => return Err(e.to_string()),
     };
     let info = gpu.info().clone();
-    eprintln!(
-        "GPU {} ({} SMs, PTX {}); {} CPU threads",
-        info.name,
-        info.multiprocessors,
-        gpu.ptx_arch(),
-        rayon::current_num_threads()
-    );
+    eprintln!("GPU {} ({} SMs, PTX {}); {} CPU threads", info.name, info.multiprocessors, gpu.ptx_arch(), rayon::current_num_threads());
     let l2_bytes = Device::get_device(info.ordinal)
         .and_then(|d| d.get_attribute(DeviceAttribute::L2CacheSize))
-        .map_err(|e| format!("cuDeviceGetAttribute(L2_CACHE_SIZE): {e}"))?
-        as u64;
+        .map_err(|e| format!("cuDeviceGetAttribute(L2_CACHE_SIZE): {e}"))? as u64;
     let copy_bytes = (1usize << 30).min(info.total_memory / 8);
-    let (copy_gbs, copy_stats) =
-        copy_bandwidth_gbs(&gpu, copy_bytes, 50).map_err(|e| e.to_string())?;
-    eprintln!(
-        "device-to-device copy of {} MiB: {copy_gbs:.0} GB/s (read + write)",
-        copy_bytes >> 20
-    );
-    let ctx = Ctx {
-        gpu,
-        anchor,
-        copy_gbs,
-        l2_bytes,
-    };
+    let (copy_gbs, copy_stats) = copy_bandwidth_gbs(&gpu, copy_bytes, 50).map_err(|e| e.to_string())?;
+    eprintln!("device-to-device copy of {} MiB: {copy_gbs:.0} GB/s (read + write)", copy_bytes >> 20);
+    let ctx = Ctx { gpu, anchor, copy_gbs, l2_bytes };
 
     let mut ops = Vec::new();
-    for (name, f) in [
-        ("vec_add", vec_add as fn(&Ctx) -> Res<OpReport>),
-        ("sigmoid", sigmoid),
-        ("mat_add", mat_add),
-        ("matmul", matmul),
-        ("dense", dense),
-    ] {
+    for (name, f) in [("vec_add", vec_add as fn(&Ctx) -> Res<OpReport>), ("sigmoid", sigmoid), ("mat_add", mat_add), ("matmul", matmul), ("dense", dense)] {
         if args.ops.as_ref().is_some_and(|o| !o.iter().any(|x| x == name)) {
             continue;
         }
@@ -193,18 +160,8 @@ fn run() -> Res<()> {
         ops.push(f(&ctx)?);
     }
     // The FLOP/s ceiling: the best f32 product measured here (ours, or cuBLAS through the anchor).
-    let ours = ops
-        .iter()
-        .filter(|o| o.key == "matmul")
-        .flat_map(|o| &o.rows)
-        .map(|r| rate(r, r.times[r.best_kernel]))
-        .fold(0.0, f64::max);
-    let cublas = ctx
-        .anchor
-        .iter()
-        .filter(|r| r.op == "matmul" && r.dtype == "f32")
-        .map(|r| r.metric)
-        .fold(0.0, f64::max);
+    let ours = ops.iter().filter(|o| o.key == "matmul").flat_map(|o| &o.rows).map(|r| rate(r, r.times[r.best_kernel])).fold(0.0, f64::max);
+    let cublas = ctx.anchor.iter().filter(|r| r.op == "matmul" && r.dtype == "f32").map(|r| r.metric).fold(0.0, f64::max);
     let flops_ceiling = ours.max(cublas);
 
     let mut md = String::new();
@@ -294,19 +251,12 @@ fn median_e2e(gpu: &Gpu, f: impl FnMut() -> host::Result<()>) -> Res<f64> {
 fn check(what: &str, got: &[f32], want: &[f32], tol: f64) -> Res<f64> {
     let err = relative_error(got, want);
     if err > tol {
-        return Err(format!(
-            "{what}: GPU result differs from the CPU (relative error {err:.3e} > {tol:.1e}); nothing timed"
-        ));
+        return Err(format!("{what}: GPU result differs from the CPU (relative error {err:.3e} > {tol:.1e}); nothing timed"));
     }
     Ok(err)
 }
 
 /// The fastest of the GPU kernel series in `times` among `keys`.
 fn fastest(times: &BTreeMap<&'static str, f64>, keys: &[&'static str]) -> &'static str {
-    keys.iter()
-        .copied()
-        .filter(|k| times.contains_key(k))
-        .min_by(|a, b| times[a].total_cmp(&times[b]))
-        .unwrap_or(keys[0])
+    keys.iter().copied().filter(|k| times.contains_key(k)).min_by(|a, b| times[a].total_cmp(&times[b])).unwrap_or(keys[0])
 }
-

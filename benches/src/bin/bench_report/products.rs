@@ -22,14 +22,8 @@ pub(crate) fn gemm_variants() -> Vec<(&'static str, &'static str, GemmKernel, bo
         .map(|&k| {
             let reduced = k.is_reduced_precision();
             let key: &'static str = Box::leak(format!("gemm_{k:?}").into_boxed_str());
-            let name: &'static str = Box::leak(
-                if reduced {
-                    format!("GPU {k:?} (tensor cores, inputs rounded to TF32)")
-                } else {
-                    format!("{k:?}")
-                }
-                .into_boxed_str(),
-            );
+            let name: &'static str =
+                Box::leak(if reduced { format!("GPU {k:?} (tensor cores, inputs rounded to TF32)") } else { format!("{k:?}") }.into_boxed_str());
             (key, name, k, reduced)
         })
         .collect()
@@ -40,23 +34,14 @@ pub(crate) fn matmul(ctx: &Ctx) -> Res<OpReport> {
     let variants = gemm_variants();
     let mut rows = Vec::new();
     for n in [64usize, 128, 256, 512, 1024, 2048, 4096] {
-        let (a, b) = (
-            random_f32(n as u64 + 21, n * n, -1.0, 1.0),
-            random_f32(n as u64 + 22, n * n, -1.0, 1.0),
-        );
+        let (a, b) = (random_f32(n as u64 + 21, n * n, -1.0, 1.0), random_f32(n as u64 + 22, n * n, -1.0, 1.0));
         let mut out = vec![f32::NAN; n * n];
         let mut times = BTreeMap::new();
         // The article's triple loop: up to 1024 (about a second per run there; 2048 takes 8×).
         if n <= 1024 {
-            times.insert(
-                "cpu_loop",
-                median_cpu(|| cpu::matmul_loop(&a, &b, &mut out, n, n, n)),
-            );
+            times.insert("cpu_loop", median_cpu(|| cpu::matmul_loop(&a, &b, &mut out, n, n, n)));
         }
-        times.insert(
-            "cpu_par",
-            median_cpu(|| cpu::matmul_par(&a, &b, &mut out, n, n)),
-        );
+        times.insert("cpu_par", median_cpu(|| cpu::matmul_par(&a, &b, &mut out, n, n)));
         let mut na = cpu::NalgebraMatmul::new(&a, &b, n, n, n);
         times.insert("cpu_nalgebra", median_cpu(|| na.run()));
         let want = na.result().to_vec();
@@ -65,34 +50,14 @@ pub(crate) fn matmul(ctx: &Ctx) -> Res<OpReport> {
         let mut dc = g(DeviceMatrix::filled(gpu, n, n, f32::NAN))?;
         g(matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive))?;
         let mut max_error = check("matmul naive", &g(dc.to_host(gpu))?, &want, 1e-5)?;
-        times.insert(
-            "gpu_naive",
-            median_kernel(gpu, || {
-                matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive)
-            })?,
-        );
+        times.insert("gpu_naive", median_kernel(gpu, || matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive))?);
         let mut f32_keys = vec!["gpu_naive"];
         for &(key, _, kernel, reduced) in &variants {
-            let run = |da: &DeviceMatrix, db: &DeviceMatrix, dc: &mut DeviceMatrix| {
-                gemm(
-                    gpu,
-                    da,
-                    Transpose::No,
-                    db,
-                    Transpose::No,
-                    Epilogue::default(),
-                    dc,
-                    kernel,
-                )
-            };
+            let run =
+                |da: &DeviceMatrix, db: &DeviceMatrix, dc: &mut DeviceMatrix| gemm(gpu, da, Transpose::No, db, Transpose::No, Epilogue::default(), dc, kernel);
             g(dc.fill(gpu, f32::NAN))?;
             g(run(&da, &db, &mut dc))?;
-            let err = check(
-                key,
-                &g(dc.to_host(gpu))?,
-                &want,
-                if reduced { 5e-3 } else { 1e-5 },
-            )?;
+            let err = check(key, &g(dc.to_host(gpu))?, &want, if reduced { 5e-3 } else { 1e-5 })?;
             times.insert(key, median_kernel(gpu, || run(&da, &db, &mut dc))?);
             if !reduced {
                 max_error = max_error.max(err);
@@ -101,10 +66,7 @@ pub(crate) fn matmul(ctx: &Ctx) -> Res<OpReport> {
         }
         let best = fastest(&times, &f32_keys);
         let best_kernel = variants.iter().find(|v| v.0 == best).map(|v| v.2);
-        let best_name = variants
-            .iter()
-            .find(|v| v.0 == best)
-            .map_or("naive (article)", |v| v.1);
+        let best_name = variants.iter().find(|v| v.0 == best).map_or("naive (article)", |v| v.1);
         times.insert("gpu_best", times[best]);
         out.fill(f32::NAN);
         times.insert(
@@ -114,16 +76,7 @@ pub(crate) fn matmul(ctx: &Ctx) -> Res<OpReport> {
                 db.copy_from_host(gpu, &b)?;
                 context_synchronize(gpu)?;
                 match best_kernel {
-                    Some(k) => gemm(
-                        gpu,
-                        &da,
-                        Transpose::No,
-                        &db,
-                        Transpose::No,
-                        Epilogue::default(),
-                        &mut dc,
-                        k,
-                    )?,
+                    Some(k) => gemm(gpu, &da, Transpose::No, &db, Transpose::No, Epilogue::default(), &mut dc, k)?,
                     None => matmul_into(gpu, &da, &db, &mut dc, MatmulKernel::Naive)?,
                 }
                 download_into(gpu, dc.as_vector(), &mut out)?;
@@ -145,46 +98,18 @@ pub(crate) fn matmul(ctx: &Ctx) -> Res<OpReport> {
         eprintln!("matmul {n}: {:?}", rows.last().map(|r| &r.times));
     }
     let mut series = vec![
-        Series {
-            key: "cpu_loop",
-            header: "CPU loop (i-j-k)",
-            gpu: false,
-        },
-        Series {
-            key: "cpu_par",
-            header: "CPU threads (rayon, i-k-j)",
-            gpu: false,
-        },
-        Series {
-            key: "cpu_nalgebra",
-            header: "CPU nalgebra (1 thread)",
-            gpu: false,
-        },
-        Series {
-            key: "gpu_naive",
-            header: "GPU naive kernel (article)",
-            gpu: true,
-        },
+        Series { key: "cpu_loop", header: "CPU loop (i-j-k)", gpu: false },
+        Series { key: "cpu_par", header: "CPU threads (rayon, i-k-j)", gpu: false },
+        Series { key: "cpu_nalgebra", header: "CPU nalgebra (1 thread)", gpu: false },
+        Series { key: "gpu_naive", header: "GPU naive kernel (article)", gpu: true },
     ];
-    series.push(Series {
-        key: "gpu_best",
-        header: "GPU fastest f32 kernel",
-        gpu: true,
-    });
+    series.push(Series { key: "gpu_best", header: "GPU fastest f32 kernel", gpu: true });
     for &(key, header, _, reduced) in &variants {
         if reduced {
-            series.push(Series {
-                key,
-                header,
-                gpu: true,
-            });
+            series.push(Series { key, header, gpu: true });
         }
     }
-    series.push(Series {
-        key: "gpu_e2e",
-        header: "GPU + copies (fastest kernel)",
-        gpu: true,
-    });
+    series.push(Series { key: "gpu_e2e", header: "GPU + copies (fastest kernel)", gpu: true });
     Ok(OpReport {
         key: "matmul",
         title: "Matmul C = A·B (N×N f32)",
@@ -194,7 +119,8 @@ pub(crate) fn matmul(ctx: &Ctx) -> Res<OpReport> {
         ladder: std::iter::once(("gpu_naive", "naive (article)")).chain(variants.iter().map(|v| (v.0, v.1))).collect(),
         x_base: 2.0,
         notes: vec![
-            "2·N³ FLOP per product. The CPU loop runs up to N = 1024; the reference for larger N is nalgebra (checked against the loop at the smaller sizes).".into(),
+            "2·N³ FLOP per product. The CPU loop runs up to N = 1024; the reference for larger N is nalgebra (checked against the loop at the smaller sizes)."
+                .into(),
         ],
     })
 }
@@ -203,26 +129,16 @@ pub(crate) fn dense(ctx: &Ctx) -> Res<OpReport> {
     let gpu = &ctx.gpu;
     let act = Activation::Sigmoid;
     let mut rows = Vec::new();
-    for (batch, in_f, out_f) in [
-        (1usize, 1024usize, 1024usize),
-        (256, 1024, 1024),
-        (4096, 4096, 4096),
-    ] {
+    for (batch, in_f, out_f) in [(1usize, 1024usize, 1024usize), (256, 1024, 1024), (4096, 4096, 4096)] {
         let x = random_f32(31, batch * in_f, -1.0, 1.0);
         let w = random_f32(32, out_f * in_f, -0.05, 0.05);
         let bias = random_f32(33, out_f, -0.5, 0.5);
         let mut out = vec![f32::NAN; batch * out_f];
         let mut times = BTreeMap::new();
         if batch * in_f * out_f <= 1 << 28 {
-            times.insert(
-                "cpu_loop",
-                median_cpu(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, act)),
-            );
+            times.insert("cpu_loop", median_cpu(|| cpu::dense_loop(&x, &w, &bias, &mut out, batch, in_f, out_f, act)));
         }
-        times.insert(
-            "cpu_par",
-            median_cpu(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, act)),
-        );
+        times.insert("cpu_par", median_cpu(|| cpu::dense_par(&x, &w, &bias, &mut out, in_f, out_f, act)));
         let mut nd = cpu::NalgebraDense::new(&x, &w, &bias, batch, in_f, out_f, act);
         times.insert("cpu_nalgebra", median_cpu(|| nd.run()));
         let want = nd.result().to_vec();
@@ -232,38 +148,12 @@ pub(crate) fn dense(ctx: &Ctx) -> Res<OpReport> {
         let mut dy = g(DeviceMatrix::filled(gpu, batch, out_f, f32::NAN))?;
         g(dense_into(gpu, &dx, &dw, &db, act, &mut dy))?;
         let mut max_error = check("dense", &g(dy.to_host(gpu))?, &want, 1e-5)?;
-        times.insert(
-            "gpu",
-            median_kernel(gpu, || dense_into(gpu, &dx, &dw, &db, act, &mut dy))?,
-        );
+        times.insert("gpu", median_kernel(gpu, || dense_into(gpu, &dx, &dw, &db, act, &mut dy))?);
         let bias_act = Epilogue::bias_act(&db, act);
         g(dy.fill(gpu, f32::NAN))?;
-        g(gemm(
-            gpu,
-            &dx,
-            Transpose::No,
-            &dw,
-            Transpose::Yes,
-            bias_act,
-            &mut dy,
-            GemmKernel::Auto,
-        ))?;
+        g(gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, bias_act, &mut dy, GemmKernel::Auto))?;
         max_error = max_error.max(check("dense via gemm", &g(dy.to_host(gpu))?, &want, 1e-5)?);
-        times.insert(
-            "gpu_gemm",
-            median_kernel(gpu, || {
-                gemm(
-                    gpu,
-                    &dx,
-                    Transpose::No,
-                    &dw,
-                    Transpose::Yes,
-                    bias_act,
-                    &mut dy,
-                    GemmKernel::Auto,
-                )
-            })?,
-        );
+        times.insert("gpu_gemm", median_kernel(gpu, || gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, bias_act, &mut dy, GemmKernel::Auto))?);
         let best = fastest(&times, &["gpu", "gpu_gemm"]);
         out.fill(f32::NAN);
         times.insert(
@@ -274,16 +164,7 @@ pub(crate) fn dense(ctx: &Ctx) -> Res<OpReport> {
                 if best == "gpu" {
                     dense_into(gpu, &dx, &dw, &db, act, &mut dy)?;
                 } else {
-                    gemm(
-                        gpu,
-                        &dx,
-                        Transpose::No,
-                        &dw,
-                        Transpose::Yes,
-                        bias_act,
-                        &mut dy,
-                        GemmKernel::Auto,
-                    )?;
+                    gemm(gpu, &dx, Transpose::No, &dw, Transpose::Yes, bias_act, &mut dy, GemmKernel::Auto)?;
                 }
                 download_into(gpu, dy.as_vector(), &mut out)?;
                 Ok(())
@@ -322,4 +203,3 @@ pub(crate) fn dense(ctx: &Ctx) -> Res<OpReport> {
         notes: vec!["Shapes are batch×in→out, those of the PyTorch anchor's linear+sigmoid. Weights stay on the device in the \"+ copies\" series.".into()],
     })
 }
-

@@ -28,11 +28,7 @@ pub(crate) fn fmt_speedup(x: f64) -> String {
 
 /// Best CPU time of a row and its series name.
 pub(crate) fn best_cpu<'a>(op: &'a OpReport, row: &Row) -> Option<(&'a str, f64)> {
-    op.series
-        .iter()
-        .filter(|s| !s.gpu)
-        .filter_map(|s| row.times.get(s.key).map(|&t| (s.header, t)))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
+    op.series.iter().filter(|s| !s.gpu).filter_map(|s| row.times.get(s.key).map(|&t| (s.header, t))).min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 pub(crate) fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceiling: f64) {
@@ -41,17 +37,9 @@ pub(crate) fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceili
         let _ = writeln!(md, "{n}");
     }
     let _ = writeln!(md);
-    let present: Vec<&Series> = op
-        .series
-        .iter()
-        .filter(|s| op.rows.iter().any(|r| r.times.contains_key(s.key)))
-        .collect();
+    let present: Vec<&Series> = op.series.iter().filter(|s| op.rows.iter().any(|r| r.times.contains_key(s.key))).collect();
     let named = op.rows.iter().any(|r| r.best_name.is_some());
-    let mut header = String::from(if named {
-        "| size | fastest f32 kernel |"
-    } else {
-        "| size |"
-    });
+    let mut header = String::from(if named { "| size | fastest f32 kernel |" } else { "| size |" });
     let mut rule = String::from(if named { "|---:|:---|" } else { "|---:|" });
     for s in &present {
         let _ = write!(header, " {} |", s.header);
@@ -85,12 +73,7 @@ pub(crate) fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceili
         let e2e = row.times.get("gpu_e2e").copied();
         match row.times.get("cpu_loop") {
             Some(&cl) => {
-                let _ = write!(
-                    line,
-                    " {} | {} |",
-                    fmt_speedup(cl / kernel),
-                    e2e.map_or("—".into(), |e| fmt_speedup(cl / e))
-                );
+                let _ = write!(line, " {} | {} |", fmt_speedup(cl / kernel), e2e.map_or("—".into(), |e| fmt_speedup(cl / e)));
             }
             None => line.push_str(" — | — |"),
         }
@@ -103,32 +86,20 @@ pub(crate) fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceili
         let r = rate(row, kernel);
         let _ = match row.work {
             Work::Bytes(_) => write!(line, " {r:.0} GB/s ({:.0}%) |", 100.0 * r / ctx.copy_gbs),
-            Work::Flops(_) => write!(
-                line,
-                " {r:.2} TFLOP/s ({:.0}%) |",
-                100.0 * r / flops_ceiling
-            ),
+            Work::Flops(_) => write!(line, " {r:.2} TFLOP/s ({:.0}%) |", 100.0 * r / flops_ceiling),
         };
         let _ = write!(line, " {:.0e} |", row.max_error);
         if has_torch {
             match &row.torch {
                 Some(t) => {
-                    let _ = write!(
-                        line,
-                        " {:.2} (PyTorch {}) |",
-                        kernel / t.median_ms,
-                        fmt_time(t.median_ms)
-                    );
+                    let _ = write!(line, " {:.2} (PyTorch {}) |", kernel / t.median_ms, fmt_time(t.median_ms));
                 }
                 None => line.push_str(" — |"),
             }
         }
         let _ = writeln!(md, "{line}");
     }
-    let _ = writeln!(
-        md,
-        "\nBold: the fastest GPU kernel at that size (used for the speedups, throughput and \"+ copies\").\n"
-    );
+    let _ = writeln!(md, "\nBold: the fastest GPU kernel at that size (used for the speedups, throughput and \"+ copies\").\n");
     if !op.ladder.is_empty() {
         let _ = writeln!(
             md,
@@ -161,18 +132,9 @@ pub(crate) fn write_table(md: &mut String, op: &OpReport, ctx: &Ctx, flops_ceili
 pub(crate) fn findings(ops: &[OpReport]) -> String {
     let mut s = String::new();
     if let Some(op) = ops.iter().find(|o| o.key == "vec_add") {
-        let beats = |key: &str| {
-            op.rows
-                .iter()
-                .find(|r| r.times.get(key).is_some_and(|&g| g < r.times["cpu_loop"]))
-                .map(|r| r.x as usize)
-        };
+        let beats = |key: &str| op.rows.iter().find(|r| r.times.get(key).is_some_and(|&g| g < r.times["cpu_loop"])).map(|r| r.x as usize);
         let last = op.rows.last().expect("vec_add has rows");
-        let (cl, k, e) = (
-            last.times["cpu_loop"],
-            last.times[last.best_kernel],
-            last.times["gpu_e2e"],
-        );
+        let (cl, k, e) = (last.times["cpu_loop"], last.times[last.best_kernel], last.times["gpu_e2e"]);
         let cp = last.times["cpu_par"];
         let pinned = last.times.get("gpu_e2e_pinned").copied();
         let _ = writeln!(
@@ -192,11 +154,7 @@ pub(crate) fn findings(ops: &[OpReport]) -> String {
                 None => "; with copies the GPU never beats the loop at any size measured".into(),
             },
             fmt_time(cp),
-            if cp < e {
-                "also beats the GPU with copies".to_string()
-            } else {
-                "is slower than the GPU with copies".to_string()
-            },
+            if cp < e { "also beats the GPU with copies".to_string() } else { "is slower than the GPU with copies".to_string() },
             match pinned {
                 Some(p) => format!(
                     "; from page-locked host memory the whole round trip takes {} ({} the loop, {} the threaded CPU): faster copies, still {:.0}× the kernel alone",
@@ -213,11 +171,7 @@ pub(crate) fn findings(ops: &[OpReport]) -> String {
         let mut parts = Vec::new();
         for r in &op.rows {
             if let Some(&cl) = r.times.get("cpu_loop") {
-                parts.push(format!(
-                    "N = {}: {}",
-                    r.x as usize,
-                    fmt_speedup(cl / r.times[r.best_kernel])
-                ));
+                parts.push(format!("N = {}: {}", r.x as usize, fmt_speedup(cl / r.times[r.best_kernel])));
             }
         }
         let last = op.rows.last().expect("matmul has rows");
@@ -243,12 +197,6 @@ pub(crate) fn findings(ops: &[OpReport]) -> String {
 pub(crate) fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|s| s.trim().to_string())
-        })
+        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string()))
         .unwrap_or_else(|| "unknown CPU".into())
 }
-

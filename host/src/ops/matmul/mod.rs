@@ -246,12 +246,7 @@ impl GemmKernel {
     pub fn is_reduced_precision(self) -> bool {
         matches!(
             self,
-            GemmKernel::Tf32
-                | GemmKernel::Tf32Bk64
-                | GemmKernel::Tf32Tile64
-                | GemmKernel::Tf32Wgmma
-                | GemmKernel::Tf32Wgmma64x128
-                | GemmKernel::Tf32Auto
+            GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Tile64 | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Auto
         )
     }
 
@@ -269,9 +264,10 @@ impl GemmKernel {
         Ok(match self {
             GemmKernel::WarpDot => (km::gemm_warpdot_f32 as F32Gemm, warpdot_config("gemm_warpdot_f32", m, n)?),
             GemmKernel::ColDot => (km::gemm_coldot_f32 as F32Gemm, coldot_config("gemm_coldot_f32", p)?),
-            GemmKernel::WarpTiled => {
-                (km::gemm_warptile_f32 as F32Gemm, tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?)
-            }
+            GemmKernel::WarpTiled => (
+                km::gemm_warptile_f32 as F32Gemm,
+                tile_grid(name(&km::GEMM_WARPTILE_F32), m, n, (km::SIMT_BM, km::SIMT_BN), km::SIMT_THREADS, km::SIMT_SHARED_2)?,
+            ),
             GemmKernel::WarpTiledFast => tiles(&km::GEMM_WARPTILE_FAST_F32, km::gemm_warptile_fast_f32, (128, 128), 256, km::simt_tile_shared_bytes(128, 128))?,
             GemmKernel::Tile64 => tiles(&km::GEMM_TILE64_F32, km::gemm_tile64_f32, (64, 64), 64, km::simt_tile_shared_bytes(64, 64))?,
             GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, km::gemm_tile128x64_f32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
@@ -573,15 +569,7 @@ fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<pl
 }
 
 /// Checks a plan ([`check_plan`]) and launches it.
-fn run_plan(
-    gpu: &Gpu,
-    a: &DeviceMatrix,
-    b: &DeviceMatrix,
-    epilogue: Epilogue<'_>,
-    c: &mut DeviceMatrix,
-    params: GemmParams,
-    plan: GemmPlan,
-) -> Result<()> {
+fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_>, c: &mut DeviceMatrix, params: GemmParams, plan: GemmPlan) -> Result<()> {
     let k = params.k as usize;
     let x3 = matches!(plan.kernel, GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128);
     let params = if x3 { x3_params(&params) } else { params };
@@ -594,13 +582,9 @@ fn run_plan(
     };
     match plan.kernel {
         GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, kernels::matmul::WG_WIDE, ptrs, params),
-        GemmKernel::Tf32Wgmma64x128 => {
-            launch_tf32_wgmma(gpu, kernels::matmul::WG_NARROW, ptrs, params)
-        }
+        GemmKernel::Tf32Wgmma64x128 => launch_tf32_wgmma(gpu, kernels::matmul::WG_NARROW, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
-        GemmKernel::Tf32x3Wgmma64x128 => {
-            launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params)
-        }
+        GemmKernel::Tf32x3Wgmma64x128 => launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
     }
 }
