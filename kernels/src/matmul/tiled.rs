@@ -11,11 +11,8 @@ use {
 
 /// Tile edge (and block edge) of `gemm_smem_f32`.
 pub const SMEM_TILE: usize = 32;
-/// Row length of the shared tiles: one float of padding, so a tile written across its rows (a
-/// transposed load) hits 32 different banks.
-const SMEM_LD: usize = SMEM_TILE + 1;
 /// Dynamic shared memory of `gemm_smem_f32`: one tile of op(A) and one of op(B).
-pub const SMEM_TILED_SHARED: u32 = (2 * SMEM_TILE * SMEM_LD * 4) as u32;
+pub const SMEM_TILED_SHARED: u32 = (2 * SMEM_TILE * SMEM_TILE * 4) as u32;
 
 /// An operand element source of the shared-memory tiles: element (o, q) of op(X) as f32, zero
 /// outside the matrix.
@@ -24,8 +21,6 @@ trait TileSource: Copy {
     /// # Safety
     /// The operand covers every element its strides address inside its bounds.
     unsafe fn get(&self, o: usize, q: usize) -> f32;
-    /// Whether consecutive k are adjacent in memory (else consecutive o are, or neither).
-    fn k_contig(&self) -> bool;
 }
 
 #[cfg(target_arch = "nvptx64")]
@@ -34,10 +29,6 @@ impl TileSource for Operand {
     unsafe fn get(&self, o: usize, q: usize) -> f32 {
         // SAFETY: forwarded.
         unsafe { Operand::get(self, o, q) }
-    }
-    #[inline(always)]
-    fn k_contig(&self) -> bool {
-        self.k_contig
     }
 }
 
@@ -63,10 +54,6 @@ impl TileSource for Bf16Source {
             0.0
         }
     }
-    #[inline(always)]
-    fn k_contig(&self) -> bool {
-        self.ks == 1
-    }
 }
 
 /// The body of the shared-memory tile kernels (see [`gemm_smem_f32`]).
@@ -81,35 +68,21 @@ unsafe fn smem_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bi
     let row = thread::block_idx_y() as usize * T + ty;
     let col = thread::block_idx_x() as usize * T + tx;
     let col0 = thread::block_idx_x() as usize * T;
-    const L: usize = SMEM_LD;
-    let row0 = thread::block_idx_y() as usize * T;
-    let sa = crate::shared::dynamic_shared::<f32>(); // sa[y·L + q] = op(A)(row y, k0 + q)
-    // SAFETY: the launch gives 2·T·L floats.
-    let sb = unsafe { sa.add(T * L) }; // sb[q·L + x] = op(B)(k0 + q, col x)
-    // Each warp loads along the operand's contiguous direction: a warp reading across it fetched
-    // 32 cache lines per load (tt 128³ took 9.7 µs against nn's 5.7; H100). Loaded across the
-    // tile's rows, it is stored transposed, conflict-free thanks to the padding.
-    let (a_k, b_k) = (opa.k_contig(), opb.k_contig());
+    let sa = crate::shared::dynamic_shared::<f32>(); // sa[y·T + q] = op(A)(row y, k0 + q)
+    // SAFETY: the launch gives 2·T·T floats.
+    let sb = unsafe { sa.add(T * T) }; // sb[q·T + x] = op(B)(k0 + q, col x)
     let mut acc = 0.0f32;
     let mut k0 = 0;
     while k0 < p.k as usize {
-        // SAFETY: indices < T·L; global reads are bounds-checked (zero outside).
+        // SAFETY: indices < T·T; global reads are bounds-checked (zero outside).
         unsafe {
-            if a_k {
-                *sa.add(ty * L + tx) = opa.get(row, k0 + tx);
-            } else {
-                *sa.add(tx * L + ty) = opa.get(row0 + tx, k0 + ty);
-            }
-            if b_k {
-                *sb.add(tx * L + ty) = opb.get(col0 + ty, k0 + tx);
-            } else {
-                *sb.add(ty * L + tx) = opb.get(col0 + tx, k0 + ty);
-            }
+            *sa.add(ty * T + tx) = opa.get(row, k0 + tx);
+            *sb.add(ty * T + tx) = opb.get(col0 + tx, k0 + ty);
         }
         thread::sync_threads();
         for q in 0..T {
             // SAFETY: inside the tiles.
-            acc = unsafe { fma(*sa.add(ty * L + q), *sb.add(q * L + tx), acc) };
+            acc = unsafe { fma(*sa.add(ty * T + q), *sb.add(q * T + tx), acc) };
         }
         thread::sync_threads();
         k0 += T;
@@ -128,8 +101,8 @@ unsafe fn smem_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bi
 /// (⌈n/32⌉, ⌈m/32⌉), `SMEM_TILED_SHARED` bytes of dynamic shared memory.
 ///
 /// # Thread mapping
-/// x → column of C, y → row. Loading, each warp reads 32 consecutive elements of an operand
-/// along its contiguous direction (k or the rows).
+/// x → column of C, y → row. Loading, thread (x, y) fetches op(A)(row, k0 + x) and
+/// op(B)(k0 + y, col); each warp reads along a row of one tile.
 #[kernel]
 pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Final verification of the session (shape work, kernel-std / kernel-builder / typed launches,
+# coalesced shared-memory tiles): every test binary (the custom-kernel example's GPU test included),
+# the example binaries, bench_report (matmul, dense), the sweep and the MLP against PyTorch, in one call.
+set -u
+export PYTHONUNBUFFERED=1
+mkdir -p /tmp/b && tar xzf .gpu/r1.tgz -C /tmp/b && B=/tmp/b/b1
+L=/tmp/logs; mkdir -p $L
+T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee $L/gpu.txt
+(cd $B/.. && ./b1/run-tests > $L/run-tests.log 2>&1; echo "run-tests rc=$?" >> $L/run-tests.log); el "$(tail -1 $L/run-tests.log)"; grep -E "^(== |test result)" $L/run-tests.log | paste - - | awk '{print $2, $4, $5, $6, $7, $8, $9, $10, $11}'; grep -E "FAILED|panicked" $L/run-tests.log | head -8
+timeout 60 $B/bin/custom-kernel > $L/custom-kernel.log 2>&1; el "custom-kernel rc=$?"; tail -6 $L/custom-kernel.log
+timeout 60 $B/examples/mlp > $L/mlp-example.log 2>&1; el "mlp example rc=$?"; tail -2 $L/mlp-example.log
+timeout 60 $B/examples/matmul > $L/matmul-example.log 2>&1; el "matmul example rc=$?"; tail -2 $L/matmul-example.log
+timeout 90 $B/bin/gemm_ladder --sizes 1024,4096 > $L/gemm-ladder.log 2>&1; el "gemm_ladder rc=$?"; tail -3 $L/gemm-ladder.log
+timeout 120 $B/bin/bench_report --out /tmp/logs/report --ops matmul,dense > $L/bench-report.log 2>&1; el "bench_report rc=$?"; tail -3 $L/bench-report.log
+timeout 60 python3 benches/torch/mlp_step.py > $L/mlp-torch.txt 2>&1; el "mlp torch rc=$?"
+timeout 100 $B/benches/mlp --bench no-criterion-case > $L/mlp-bench.log 2>&1; el "mlp bench rc=$?"
+grep -v "^mlp_part," $L/mlp-bench.log | grep "train_step\|infer" | head -12; grep "graph\|infer," $L/mlp-torch.txt
+$B/benches/gemm_sweep --list --seed 589266001 > $L/cases.csv
+timeout 150 python3 benches/torch/gemm_sweep.py $L/cases.csv > $L/torch.csv 2> $L/torch-err.log; el "torch rc=$?"
+timeout 200 $B/benches/gemm_sweep --torch $L/torch.csv --csv $L/sweep.csv > $L/sweep.log 2>&1; el "sweep rc=$?"
+tail -22 $L/sweep.log | grep -v "^  "
+tar czf $OUT/logs.tgz -C /tmp logs
