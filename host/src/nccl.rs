@@ -110,7 +110,8 @@ impl Nccl {
                     Ok(n) => return Ok(n),
                     Err(e) => reason = format!("{}: {e}", path.display()),
                 },
-                Err(e) => reason = e.to_string(),
+                // dlerror's text (the file's path and why) is the source of libloading's error.
+                Err(e) => reason = std::error::Error::source(&e).map_or_else(|| e.to_string(), |s| s.to_string()),
             }
         }
         Err(Error::NcclUnavailable { tried, reason })

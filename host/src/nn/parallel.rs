@@ -123,6 +123,19 @@ pub fn train_data_parallel(
         let replica = ReplicaReport { rank: 0, device: par.devices[0], params: outcome.params.clone(), epochs: outcome.epochs.clone() };
         return Ok(ParallelOutcome { outcome, replicas: vec![replica] });
     }
+    let (results, failed) = train_each(cfg, par, train, test, progress)?;
+    collect(results, failed)
+}
+
+/// What each replica of a run on several GPUs returned (rank order), and the rank that failed
+/// first, if one did. [`train_data_parallel`] combines these into one result.
+pub type EachResult = (Vec<Result<(ReplicaReport, TrainOutcome)>>, Option<usize>);
+
+/// [`train_data_parallel`] on two or more devices, keeping every replica's own result (for
+/// tests of the fault path: the failed rank's error and the others' errors).
+pub fn train_each(cfg: &TrainConfig, par: &ParallelConfig, train: &Dataset, test: &Dataset, progress: &mut dyn FnMut(Progress)) -> Result<EachResult> {
+    let world = par.devices.len();
+    check_parallel(cfg, world)?;
     let id = Nccl::get()?.unique_id()?;
     let stop = StopFlag::default();
     let barrier = Barrier::new(world);
@@ -143,7 +156,7 @@ pub fn train_data_parallel(
         }
         out
     });
-    collect(results, stop.failed())
+    Ok((results, stop.failed()))
 }
 
 /// Combines the replicas' results: the first failure by time (else any error) becomes the
