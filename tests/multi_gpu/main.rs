@@ -52,7 +52,8 @@ fn one_gpu(cfg: &TrainConfig, train: &Dataset, test: &Dataset) -> Result<train::
 
 fn matches_one_gpu(what: &str, got: &Params, loss: f64, want: &train::TrainOutcome) -> TestResult {
     let wl = want.epochs[0].mean_loss;
-    if !((loss - wl).abs() <= LOSS_RTOL * wl.abs()) {
+    let within = (loss - wl).abs() <= LOSS_RTOL * wl.abs(); // false for NaN too
+    if !within {
         return Err(format!("{what}: mean loss {loss} on 2 GPUs, {wl} on one (relative tolerance {LOSS_RTOL:e})"));
     }
     let reference: Vec<f64> = flat(&want.params).iter().map(|&v| v as f64).collect();
