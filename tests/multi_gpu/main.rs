@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use host::dist::DistEnv;
@@ -19,6 +20,17 @@ use host::nn::train::{self, TrainConfig};
 use host::nn::{Activation, Optimizer, Params};
 use host::{Error, Gpu};
 use integration_tests::{Suite, TestResult, assert_bitwise_eq, assert_close, gpu};
+
+/// The multi-GPU cases use the same two GPUs: they run one at a time (two communicators on the same
+/// devices at once can deadlock, and a graph capture must not meet another test's synchronous
+/// copies on its device).
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// A case of [`Suite::multi_gpu`] that holds [`SERIAL`].
+fn serial(f: impl FnOnce() -> TestResult) -> TestResult {
+    let _one = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    f()
+}
 
 /// Set to a folder: this process is a rank of the two-process test; it trains and writes its
 /// parameters there as `rank<R>.f32`.
@@ -225,9 +237,9 @@ fn main() -> ExitCode {
         ("plain_sgd_graph", Optimizer::sgd(0.05, 0.0), true),
         ("adam_graph", Optimizer::adam(1e-3), true),
     ] {
-        s.multi_gpu(format!("replicas_identical_and_match_one_gpu_{name}"), move |_| identical_and_matching(opt, graph));
+        s.multi_gpu(format!("replicas_identical_and_match_one_gpu_{name}"), move |_| serial(|| identical_and_matching(opt, graph)));
     }
-    s.multi_gpu("a_failed_rank_stops_every_rank_within_the_timeout", |_| fault_stops_every_rank());
-    s.multi_gpu("two_processes_through_the_launcher", |_| two_processes());
+    s.multi_gpu("a_failed_rank_stops_every_rank_within_the_timeout", |_| serial(fault_stops_every_rank));
+    s.multi_gpu("two_processes_through_the_launcher", |_| serial(two_processes));
     s.run()
 }

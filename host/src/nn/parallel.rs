@@ -219,12 +219,13 @@ struct Ctx<'a> {
     par: &'a ParallelConfig,
 }
 
+/// Fields drop in order: buffers and the communicator before the stream they were used on.
 struct Replica {
-    gpu: Gpu,
     trainer: Trainer,
     test: DeviceDataset,
-    comm: Arc<Communicator>,
     loss_total: DeviceVector<f32>,
+    comm: Arc<Communicator>,
+    gpu: Gpu,
 }
 
 /// Builds and runs one replica; every error is tagged with the rank and marks the stop flag.
@@ -259,7 +260,7 @@ fn run_replica(ctx: &Ctx, cfg: &TrainConfig, train: &Dataset, test: &Dataset, pr
     let comm = Arc::new(Communicator::init(&gpu, id, ctx.rank, ctx.world, ctx.par.timeout).map_err(fail)?);
     trainer.attach_communicator(Arc::clone(&comm), cfg.batch).map_err(fail)?;
     let loss_total = DeviceVector::zeros(&gpu, 1).map_err(fail)?;
-    let mut r = Replica { gpu, trainer, test: test_dev, comm, loss_total };
+    let mut r = Replica { trainer, test: test_dev, loss_total, comm, gpu };
     let out = epochs(ctx, cfg, train.rows(), &mut r, progress);
     if out.is_err() {
         r.comm.abort();
@@ -306,7 +307,7 @@ fn epochs(ctx: &Ctx, cfg: &TrainConfig, rows: usize, r: &mut Replica, progress: 
             let log = cfg.log_every > 0 && s % cfg.log_every == 0 && s < steps;
             if log {
                 let loss = global_loss(r, ctx.stop)?;
-                progress(Progress::Steps { epoch, done: s, running_loss: loss * batch as f64 / (s * batch) as f64 });
+                progress(Progress::Steps { epoch, done: s, running_loss: loss / s as f64 });
             } else if s % SYNC_EVERY == 0 {
                 wait(r)?;
             }
