@@ -153,7 +153,7 @@ impl Nccl {
     pub fn version(&self) -> Result<i32> {
         let mut v = 0;
         // SAFETY: writes one int.
-        self.check(usize::MAX, unsafe { (self.get_version)(&mut v) }, "ncclGetVersion")?;
+        self.check(0, unsafe { (self.get_version)(&mut v) }, "ncclGetVersion")?;
         Ok(v)
     }
 
