@@ -6,6 +6,8 @@
 //! cargo run --release -p host --example mlp -- --save m.safetensors
 //! cargo run --release -p host --example mlp -- --load m.safetensors --infer
 //! cargo run --release -p host --example mlp -- --cpu            # the same network on the CPU
+//! cargo run --release -p host --example mlp -- --gpus 2         # data-parallel over NCCL
+//! scripts/launch-local 2 -- target/release/examples/mlp         # the same, one process per GPU
 //! ```
 
 use std::path::PathBuf;
@@ -13,7 +15,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use host::Gpu;
+use host::dist::DistEnv;
 use host::nn::data::{self, Dataset};
+use host::nn::parallel::{self, ParallelConfig};
 use host::nn::train::{self, Progress, TrainConfig};
 use host::nn::{Activation, AdamParams, Optimizer, SgdParams, io};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -87,6 +91,19 @@ struct Args {
     /// Launch every kernel of a step instead of replaying the step as a CUDA graph.
     #[arg(long)]
     no_graph: bool,
+    /// Train data-parallel on GPUs 0..N (NCCL; --batch is the global batch, split evenly).
+    #[arg(long, conflicts_with_all = ["cpu", "devices"])]
+    gpus: Option<usize>,
+    /// Train data-parallel on these GPUs (e.g. 0,1).
+    #[arg(long, value_delimiter = ',', conflicts_with = "cpu")]
+    devices: Option<Vec<u32>>,
+    /// Timeout in seconds of the NCCL set-up and of each wait for queued collectives.
+    #[arg(long, default_value_t = parallel::DEFAULT_TIMEOUT.as_secs())]
+    collective_timeout: u64,
+    /// Instead of --data or the digits: ROWS seeded random rows of 784 features and 10 classes
+    /// (for throughput measurements; the accuracy means nothing).
+    #[arg(long, conflicts_with = "data")]
+    synthetic: Option<usize>,
 }
 
 fn main() -> ExitCode {
@@ -99,7 +116,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// `rows` seeded random 784-feature rows with 10 classes (and a tenth as many for testing).
+fn synthetic(rows: usize, seed: u64) -> host::Result<Dataset> {
+    let mut rng = host::nn::rng::Rng::new(seed);
+    let x = (0..rows * 784).map(|_| rng.uniform() as f32).collect();
+    let y = (0..rows).map(|_| rng.below(10) as u32).collect();
+    Ok(Dataset::new(x, y, 784, 10)?)
+}
+
 fn load_data(args: &Args) -> host::Result<(Dataset, Dataset, String)> {
+    if let Some(rows) = args.synthetic {
+        let train = synthetic(rows, args.seed)?;
+        let test = synthetic((rows / 10).max(1), args.seed ^ 1)?;
+        return Ok((train, test, format!("synthetic: seeded random rows (seed {})", args.seed)));
+    }
     Ok(match &args.data {
         Some(dir) => {
             let (tr, te) = data::load_mnist(dir)?;
@@ -112,16 +142,63 @@ fn load_data(args: &Args) -> host::Result<(Dataset, Dataset, String)> {
     })
 }
 
+/// How the training is spread: one GPU (or the CPU), several GPUs in this process, or this
+/// process's rank of a multi-process run (`WORLD_SIZE` set, as `scripts/launch-local` and
+/// `torchrun` do).
+enum Spread {
+    Single,
+    Threads(ParallelConfig),
+    Process(DistEnv),
+}
+
+fn spread(args: &Args) -> host::Result<Spread> {
+    let timeout = std::time::Duration::from_secs(args.collective_timeout);
+    let devices = match (&args.devices, args.gpus) {
+        (Some(d), _) => Some(d.clone()),
+        (None, Some(n)) => Some((0..n as u32).collect()),
+        (None, None) => None,
+    };
+    if let Some(devices) = devices {
+        return Ok(Spread::Threads(ParallelConfig { timeout, ..ParallelConfig::new(devices) }));
+    }
+    match DistEnv::from_env()? {
+        Some(env) if !args.cpu && env.world > 1 => Ok(Spread::Process(env)),
+        _ => Ok(Spread::Single),
+    }
+}
+
 fn run(args: Args) -> host::Result<()> {
+    let spread = spread(&args)?;
+    // In a multi-process run only rank 0 talks.
+    let quiet = matches!(&spread, Spread::Process(env) if env.rank != 0);
     let (train_set, test_set, what) = load_data(&args)?;
-    println!("data: {what}: {} training and {} test rows, {} features, {} classes", train_set.rows(), test_set.rows(), train_set.features, train_set.classes);
-    let gpu = if args.cpu { None } else { Some(Gpu::new()?) };
-    match &gpu {
-        Some(g) => {
+    if !quiet {
+        println!(
+            "data: {what}: {} training and {} test rows, {} features, {} classes",
+            train_set.rows(),
+            test_set.rows(),
+            train_set.features,
+            train_set.classes
+        );
+    }
+    let device = match &spread {
+        Spread::Single => 0,
+        Spread::Threads(p) => p.devices.first().copied().unwrap_or(0),
+        Spread::Process(env) => u32::try_from(env.local_rank).unwrap_or(u32::MAX),
+    };
+    let gpu = if args.cpu { None } else { Some(Gpu::with_device(device)?) };
+    match (&gpu, &spread) {
+        _ if quiet => {}
+        (Some(g), _) => {
             let (major, minor) = g.info().compute_capability;
-            println!("device: {} (compute capability {major}.{minor}; kernels: {} {:?})", g.info().name, g.ptx_arch(), g.kernel_image());
+            let on = match &spread {
+                Spread::Single => String::new(),
+                Spread::Threads(p) => format!("; data-parallel on devices {:?}, one thread each (NCCL)", p.devices),
+                Spread::Process(env) => format!("; data-parallel, {} processes (NCCL, rendezvous {}:{})", env.world, env.master_addr, env.master_port),
+            };
+            println!("device: {} (compute capability {major}.{minor}; kernels: {} {:?}){on}", g.info().name, g.ptx_arch(), g.kernel_image());
         }
-        None => println!("device: CPU reference"),
+        (None, _) => println!("device: CPU reference"),
     }
 
     if args.infer {
@@ -162,17 +239,28 @@ fn run(args: Args) -> host::Result<()> {
         },
     };
     let arch = cfg.architecture(&train_set)?;
-    println!(
-        "model: sizes {:?}, {:?}, {} parameters; {:?}; batch {}, {} epochs, seed {}",
-        arch.sizes,
-        arch.act,
-        arch.parameter_count(),
-        optimizer,
-        cfg.batch,
-        cfg.epochs,
-        cfg.seed
-    );
-    if let Some(path) = &args.load {
+    let world = match &spread {
+        Spread::Single => 1,
+        Spread::Threads(p) => p.devices.len(),
+        Spread::Process(env) => env.world,
+    };
+    if world > 1 {
+        // Before any GPU work: an uneven split or a missing NCCL is reported at once.
+        parallel::check_parallel(&cfg, world)?;
+    }
+    if !quiet {
+        println!(
+            "model: sizes {:?}, {:?}, {} parameters; {:?}; batch {}, {} epochs, seed {}",
+            arch.sizes,
+            arch.act,
+            arch.parameter_count(),
+            optimizer,
+            cfg.batch,
+            cfg.epochs,
+            cfg.seed
+        );
+    }
+    if let Some(path) = args.load.as_ref().filter(|_| !quiet) {
         println!("starting from {}", path.display());
     }
 
@@ -181,6 +269,7 @@ fn run(args: Args) -> host::Result<()> {
         .progress_chars("=> ");
     let mut bar: Option<ProgressBar> = None;
     let mut on_progress = |p: Progress| match p {
+        _ if quiet => {}
         Progress::EpochStart { epoch, steps } => {
             let b = ProgressBar::new(steps as u64).with_style(style.clone()).with_prefix(format!("{}", epoch + 1));
             bar = Some(b);
@@ -192,8 +281,14 @@ fn run(args: Args) -> host::Result<()> {
             }
         }
         Progress::EpochEnd(r) => {
-            let line =
-                format!("loss {:.4}  test {:.2}%  {:.2} ms/epoch  {:.0} samples/s", r.mean_loss, 100.0 * r.test_accuracy, 1e3 * r.seconds, r.samples_per_sec);
+            let per_gpu = if world > 1 { format!(" ({world} GPUs, {:.0}/GPU)", r.samples_per_sec / world as f64) } else { String::new() };
+            let line = format!(
+                "loss {:.4}  test {:.2}%  {:.2} ms/epoch  {:.0} samples/s{per_gpu}",
+                r.mean_loss,
+                100.0 * r.test_accuracy,
+                1e3 * r.seconds,
+                r.samples_per_sec
+            );
             match bar.take() {
                 // Not a terminal (a log file): the bar draws nothing, so print the epoch's line.
                 Some(b) if b.is_hidden() => println!("epoch {:>3} {line}", r.epoch + 1),
@@ -202,10 +297,30 @@ fn run(args: Args) -> host::Result<()> {
             }
         }
     };
-    let out = match &gpu {
-        Some(g) => train::train_gpu(g, &cfg, &train_set, &test_set, &mut on_progress)?,
-        None => train::train_cpu(&cfg, &train_set, &test_set, &mut on_progress)?,
+    // Each replica's own steady samples/s, for the per-GPU report.
+    let mut per_gpu: Vec<(usize, u32, f64)> = Vec::new();
+    let out = match (&gpu, &spread) {
+        (None, _) => train::train_cpu(&cfg, &train_set, &test_set, &mut on_progress)?,
+        (Some(g), Spread::Single) => train::train_gpu(g, &cfg, &train_set, &test_set, &mut on_progress)?,
+        (Some(_), Spread::Threads(p)) => {
+            let out = parallel::train_data_parallel(&cfg, p, &train_set, &test_set, &mut on_progress)?;
+            per_gpu = out.replicas.iter().map(|r| (r.rank, r.device, steady_rate(&r.epochs))).collect();
+            out.outcome
+        }
+        (Some(_), Spread::Process(env)) => {
+            let timeout = std::time::Duration::from_secs(args.collective_timeout);
+            let (mine, out) = parallel::train_distributed(env, &cfg, timeout, &train_set, &test_set, &mut on_progress)?;
+            per_gpu = vec![(mine.rank, mine.device, steady_rate(&mine.epochs))];
+            out
+        }
     };
+    if quiet {
+        // Only this rank's own rate.
+        for (rank, device, rate) in &per_gpu {
+            println!("rank {rank} (device {device}): {rate:.0} samples/s");
+        }
+        return Ok(());
+    }
 
     let n = out.epochs.len();
     // Epoch 1 includes one-time costs (the CUDA graph capture): report it apart.
@@ -225,9 +340,22 @@ fn run(args: Args) -> host::Result<()> {
         samples / mean_s,
         if gpu.is_some() { if out.graph { " (CUDA graph)" } else { " (eager launches)" } } else { "" }
     );
+    if world > 1 {
+        println!("  total over {world} GPUs: {:.0} samples/s, {:.0} samples/s per GPU on average", samples / mean_s, samples / mean_s / world as f64);
+    }
+    for (rank, device, rate) in &per_gpu {
+        println!("rank {rank} (device {device}): {rate:.0} samples/s (its share of each global batch)");
+    }
     if let Some(path) = &args.save {
         io::save(&out.params, path)?;
         println!("saved: {}", path.display());
     }
     Ok(())
+}
+
+/// Samples/s over the epochs after the first (which includes one-time costs), or the only one.
+fn steady_rate(epochs: &[train::EpochReport]) -> f64 {
+    let steady = if epochs.len() > 1 { &epochs[1..] } else { epochs };
+    let (n, s): (f64, f64) = steady.iter().map(|e| (e.samples_per_sec * e.seconds, e.seconds)).fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if s > 0.0 { n / s } else { 0.0 }
 }

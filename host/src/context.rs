@@ -63,6 +63,15 @@ pub const SPLIT_COUNTERS: usize = 16384;
 /// 128×64 split 5 ways) needs 17 MiB.
 pub const SPLIT_WORKSPACE: usize = 8 << 20;
 
+/// How many CUDA devices this process sees: 0 without a GPU or a working driver (for deciding
+/// what can run, e.g. whether data-parallel tests have two GPUs).
+pub fn device_count() -> u32 {
+    if cust::init(cust::CudaFlags::empty()).is_err() {
+        return 0;
+    }
+    Device::num_devices().unwrap_or(0)
+}
+
 /// Options for [`Gpu::with_options`].
 #[derive(Debug, Clone)]
 pub struct GpuOptions {

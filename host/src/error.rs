@@ -59,6 +59,34 @@ pub enum Error {
     #[error(transparent)]
     Data(#[from] crate::nn::data::DataError),
 
+    /// NCCL (needed to train on more than one GPU) could not be opened.
+    #[error(
+        "NCCL could not be loaded ({reason}; tried {tried}): training on several GPUs needs NCCL 2. Install it \
+         (Debian/Ubuntu: `apt install libnccl2` from NVIDIA's CUDA repository; or `pip install nvidia-nccl-cu12` and put its \
+         `nvidia/nccl/lib` on LD_LIBRARY_PATH) so that libnccl.so.2 is on the loader's path, or set NCCL_LIBRARY to the library's path"
+    )]
+    NcclUnavailable { tried: String, reason: String },
+
+    /// An NCCL call failed; `code` is its `ncclResult_t`.
+    #[error("rank {rank}: NCCL error in {call}: {message} (ncclResult_t {code})")]
+    Nccl { rank: usize, call: &'static str, code: i32, message: String },
+
+    /// A collective did not finish within the timeout; the communicator was aborted.
+    #[error("rank {rank}: collectives did not finish within {seconds:.1} s ({what}); the communicator was aborted")]
+    CollectiveTimeout { rank: usize, what: &'static str, seconds: f64 },
+
+    /// This rank stopped because another rank failed; its communicator was aborted.
+    #[error("rank {rank}: stopped because rank {failed} failed")]
+    PeerFailed { rank: usize, failed: usize },
+
+    /// A replica of a data-parallel run failed.
+    #[error("rank {rank} failed: {source}")]
+    RankFailed { rank: usize, source: Box<Error> },
+
+    /// The multi-process set-up (environment variables, TCP rendezvous) failed.
+    #[error("distributed set-up: {0}")]
+    Distributed(String),
+
     /// A model file could not be written, read, or does not describe a valid network.
     #[error("model file {}: {reason}", path.display())]
     ModelFile { path: PathBuf, reason: String },

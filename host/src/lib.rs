@@ -45,9 +45,11 @@
 pub mod buffer;
 pub mod buffer_bf16;
 pub mod context;
+pub mod dist;
 pub mod error;
 pub mod launch;
 pub mod module;
+pub mod nccl;
 pub mod nn;
 pub mod ops;
 pub mod reference;

@@ -27,6 +27,7 @@ pub struct Suite {
     gpu: Vec<(String, GpuTest)>,
     /// With `true` where the test is reported ignored.
     cpu: Vec<(String, CpuTest, bool)>,
+    multi_gpu: Vec<(String, CpuTest)>,
 }
 
 impl Suite {
@@ -45,6 +46,12 @@ impl Suite {
     /// cubins, embedded only where the build found ptxas); reported ignored without it.
     pub fn cpu_if(&mut self, available: bool, name: impl Into<String>, f: impl FnOnce(&mut StdRng) -> TestResult + Send + 'static) {
         self.cpu.push((name.into(), Box::new(f), !available));
+    }
+
+    /// A test that needs at least [`MULTI_GPU_MIN`] GPUs and NCCL; it opens its own devices.
+    /// Reported as ignored (never passed) where either is missing.
+    pub fn multi_gpu(&mut self, name: impl Into<String>, f: impl FnOnce(&mut StdRng) -> TestResult + Send + 'static) {
+        self.multi_gpu.push((name.into(), Box::new(f)));
     }
 
     /// Runs the suite and exits with libtest's status.
@@ -89,6 +96,33 @@ impl Suite {
                 .with_ignored_flag(ignored),
             );
         }
+        if !self.multi_gpu.is_empty() {
+            let (devices, nccl) = (host::context::device_count(), host::nccl::Nccl::get().map(|n| n.path().to_string()));
+            let ready = devices as usize >= MULTI_GPU_MIN && nccl.is_ok();
+            if !ready {
+                let why = match &nccl {
+                    Ok(_) => String::new(),
+                    Err(e) => format!(" ({e})"),
+                };
+                eprintln!(
+                    "{} GPU(s), NCCL {}: the {} multi-GPU tests are reported as ignored (not passed){why}",
+                    devices,
+                    if nccl.is_ok() { "found" } else { "not found" },
+                    self.multi_gpu.len()
+                );
+            } else {
+                eprintln!("{devices} GPUs, NCCL {}", nccl.as_deref().unwrap_or(""));
+            }
+            for (name, f) in self.multi_gpu {
+                let s = name_seed(seed, &name);
+                trials.push(
+                    Trial::test(format!("multi_gpu::{name}"), move || {
+                        f(&mut StdRng::seed_from_u64(s)).map_err(|e| Failed::from(format!("{e}\n(seed {seed}: rerun with TEST_SEED={seed})")))
+                    })
+                    .with_ignored_flag(!ready),
+                );
+            }
+        }
         for (name, f) in self.gpu {
             let s = name_seed(seed, &name);
             let gpu = gpu.clone();
@@ -111,6 +145,9 @@ impl Suite {
         libtest_mimic::run(&args, trials).exit()
     }
 }
+
+/// GPUs a [`Suite::multi_gpu`] test needs.
+pub const MULTI_GPU_MIN: usize = 2;
 
 /// The environment variable that selects the [`Scale`].
 pub const SCALE_ENV: &str = "KERNELS_TEST_SCALE";

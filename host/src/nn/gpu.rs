@@ -11,6 +11,7 @@ use super::{Activation, Architecture, LayerParams, Optimizer, Params};
 use crate::buffer::{DeviceMatrix, DeviceVector};
 use crate::context::Gpu;
 use crate::error::{Error, Result, check};
+use crate::nccl::Communicator;
 use crate::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm};
 use crate::ops::{optim, reduce, softmax};
 
@@ -230,6 +231,11 @@ pub struct Trainer {
     use_graph: bool,
     graph: Option<CudaGraph>,
     eager_steps: u64,
+    /// Data-parallel runs: gradients are summed over the replicas through this communicator.
+    comm: Option<std::sync::Arc<Communicator>>,
+    /// Rows the loss is averaged over: the batch, or the global batch of a data-parallel run
+    /// (so the summed gradients are already the global mean).
+    loss_rows: usize,
 }
 
 impl Trainer {
@@ -278,6 +284,8 @@ impl Trainer {
             use_graph: true,
             graph: None,
             eager_steps: 0,
+            comm: None,
+            loss_rows: batch,
         };
         Ok(t)
     }
@@ -314,6 +322,43 @@ impl Trainer {
         fill_u32(gpu, &mut self.batch_no, 0)?;
         self.batches_left = self.steps_per_epoch();
         Ok(())
+    }
+
+    /// Starts an epoch of `rows.len() / batch` steps whose batches are the consecutive runs of
+    /// `rows` (a replica's share of the global batches; rows may repeat across replicas).
+    pub(crate) fn set_rows(&mut self, gpu: &Gpu, rows: &[u32]) -> Result<()> {
+        let n = self.data.rows();
+        if rows.len() > n || !rows.len().is_multiple_of(self.batch) || rows.iter().any(|&i| i as usize >= n) {
+            return Err(Error::InvalidArgument {
+                op: "Trainer::set_rows",
+                reason: format!("{} row indices: need whole batches of {} rows below {n}", rows.len(), self.batch),
+            });
+        }
+        let mut padded = rows.to_vec();
+        padded.resize(n, 0); // never read: the step count stops before
+        upload_u32(gpu, &mut self.perm, &padded)?;
+        fill_u32(gpu, &mut self.batch_no, 0)?;
+        self.batches_left = rows.len() / self.batch;
+        Ok(())
+    }
+
+    /// Makes this trainer one replica of a data-parallel run over `global_batch` rows per step:
+    /// the loss is averaged over the global batch and each layer's gradients are summed over the
+    /// replicas (one NCCL group per layer, queued as soon as that layer's backward is done) before
+    /// the optimizer step. Call before the first step (the captured graph then contains the
+    /// all-reduces).
+    pub(crate) fn attach_communicator(&mut self, comm: std::sync::Arc<Communicator>, global_batch: usize) -> Result<()> {
+        if self.graph.is_some() || self.eager_steps > 0 {
+            return Err(Error::InvalidArgument { op: "Trainer::attach_communicator", reason: "the trainer has already stepped".into() });
+        }
+        self.comm = Some(comm);
+        self.loss_rows = global_batch;
+        Ok(())
+    }
+
+    /// The running-loss accumulator (for data-parallel runs, which sum it over the replicas).
+    pub(crate) fn loss_sum_buffer(&self) -> &DeviceVector<f32> {
+        &self.loss_sum
     }
 
     /// Starts the current order over from its first batch, without a copy or a synchronization
@@ -357,15 +402,16 @@ impl Trainer {
         optim::gather_rows(gpu, &self.data.x, &self.data.y, &self.perm, &self.batch_no, &mut self.x, &mut self.labels)?;
         optim::count_step(gpu, &mut self.batch_no)?;
         self.mlp.forward(gpu, &self.x, &mut self.out)?;
-        let scale = 1.0 / self.batch as f32;
+        let scale = 1.0 / self.loss_rows as f32;
         softmax::softmax_cross_entropy(gpu, self.out.logits(), &self.labels, scale, &mut self.dz[nl - 1], &mut self.row_loss)?;
         reduce::sum_scaled_accumulate(gpu, &self.row_loss, &mut self.loss_sum, scale)?;
         reduce::col_sum(gpu, &self.dz[nl - 1], &mut self.db[nl - 1])?;
         // Plain SGD (no momentum, no weight decay) updates each W inside its weight-gradient
         // GEMM: W = W + (−lr)·dZᵀ·x (β = 1), the same two roundings as `sgd_update`'s
         // w − lr·g, so the same bits, with one launch and one pass over dW fewer per layer.
+        // Not in a data-parallel run, where dW must be summed over the replicas first.
         let fused = match self.opt {
-            Optimizer::Sgd(hp) if hp.momentum == 0.0 && hp.weight_decay == 0.0 => Some(hp.lr),
+            Optimizer::Sgd(hp) if hp.momentum == 0.0 && hp.weight_decay == 0.0 && self.comm.is_none() => Some(hp.lr),
             _ => None,
         };
         for l in (0..nl).rev() {
@@ -383,6 +429,14 @@ impl Trainer {
                     gemm(gpu, &self.dz[l], Transpose::Yes, input, Transpose::No, update, &mut layer.w, GemmKernel::Auto)?;
                 }
                 None => self.mlp.layers[l].weight_grad(gpu, &self.dz[l], input, &mut self.dw[l])?,
+            }
+            if let Some(comm) = &self.comm {
+                // This layer's bucket: dW and db are final (db[l] came from layer l + 1's backward).
+                let (dw, db) = (&mut self.dw[l], &mut self.db[l]);
+                comm.group(|| {
+                    comm.all_reduce_sum(gpu, dw.as_vector_mut())?;
+                    comm.all_reduce_sum(gpu, db)
+                })?;
             }
         }
         if matches!(self.opt, Optimizer::Adam(_)) {

@@ -18,6 +18,7 @@ pub mod data;
 pub mod gpu;
 pub mod graph;
 pub mod io;
+pub mod parallel;
 pub mod rng;
 pub mod train;
 
