@@ -1,5 +1,6 @@
 //! Matrix multiplication C = A·B.
 
+use kernels::KernelArg;
 use kernels::matmul::{self as k, NAIVE_BLOCK};
 
 use super::expect_shape;
@@ -538,15 +539,33 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, params)?;
-    let (m, n) = (params.m as usize, params.n as usize);
-    if plan.kernel == GemmKernel::ColDot && (m > WARPDOT_MAX_ROWS || params.b_col_stride != 1) {
-        return invalid(format!("ColDot takes at most {WARPDOT_MAX_ROWS} rows and an n-contiguous op(B) ({m}×{n})"));
-    }
-    if plan.kernel == GemmKernel::RowDot && n > kernels::matmul::SKINNY_MAX {
-        return invalid(format!("RowDot takes at most {} columns ({m}×{n})", kernels::matmul::SKINNY_MAX));
+    match plan.kernel {
+        GemmKernel::ColDot => check_coldot_shape("gemm", params)?,
+        GemmKernel::RowDot => check_rowdot_shape("gemm", params)?,
+        _ => {}
     }
     if plan.kernel == GemmKernel::WarpTiledWide && !vec_operands(params) {
         return invalid(format!("{:?} needs operands that allow 16-byte loads", plan.kernel));
+    }
+    Ok(())
+}
+
+/// The shapes the column kernels (f32 and bf16 `ColDot`) take: at most [`WARPDOT_MAX_ROWS`]
+/// rows and an n-contiguous op(B).
+fn check_coldot_shape(op: &'static str, p: &GemmParams) -> Result<()> {
+    if p.m as usize > WARPDOT_MAX_ROWS || p.b_col_stride != 1 {
+        let reason = format!("ColDot takes at most {WARPDOT_MAX_ROWS} rows and an n-contiguous op(B) ({}×{})", p.m, p.n);
+        return Err(crate::Error::InvalidArgument { op, reason });
+    }
+    Ok(())
+}
+
+/// The shapes the row-per-warp kernels (f32 and bf16 `RowDot`) take: at most
+/// `kernels::matmul::SKINNY_MAX` columns.
+fn check_rowdot_shape(op: &'static str, p: &GemmParams) -> Result<()> {
+    if p.n as usize > kernels::matmul::SKINNY_MAX {
+        let reason = format!("RowDot takes at most {} columns ({}×{})", kernels::matmul::SKINNY_MAX, p.m, p.n);
+        return Err(crate::Error::InvalidArgument { op, reason });
     }
     Ok(())
 }
@@ -864,41 +883,29 @@ fn run_bf16_plan(
         _ => params,
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
-    let ((info, launch), tile, threads, shared) = match plan.kernel {
+    // A tile kernel's grid: a block per tile, a split per z.
+    let tiles = |info: &'static kernels::KernelInfo, tile, threads, shared| -> Result<LaunchConfig> {
+        let mut cfg = tile_grid(info.name, m, n, (tile, tile), threads, shared)?;
+        cfg.grid.z = params.splits;
+        Ok(cfg)
+    };
+    let (launch, cfg): (Bf16Gemm, LaunchConfig) = match plan.kernel {
         Bf16Kernel::SmemTiled => {
             let t = km::SMEM_TILE as u32;
-            let cfg = LaunchConfig::for_2d("gemm_smem_bf16", m, n, (t, t))?.with_shared_mem(km::SMEM_TILED_SHARED);
-            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
-            // address only inside A and B, and the kernel bounds-checks every load and store.
-            return unsafe { km::gemm_smem_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
-        }
-        Bf16Kernel::RowDot if n > km::SKINNY_MAX => return invalid(format!("RowDot takes at most {} columns ({m}×{n})", km::SKINNY_MAX)),
-        Bf16Kernel::ColDot if m > WARPDOT_MAX_ROWS || params.b_col_stride != 1 => {
-            return invalid(format!("ColDot takes at most {WARPDOT_MAX_ROWS} rows and an n-contiguous op(B) ({m}×{n})"));
+            (km::gemm_smem_bf16, LaunchConfig::for_2d("gemm_smem_bf16", m, n, (t, t))?.with_shared_mem(km::SMEM_TILED_SHARED))
         }
         Bf16Kernel::ColDot => {
-            let cfg = coldot_config("gemm_coldot_bf16", &params)?;
-            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes (m ≤ 4 and
-            // an n-contiguous op(B) above), the strides address only inside A and B, and split-K
-            // plans carry this stream's counters and a workspace they fit.
-            return unsafe { km::gemm_coldot_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
+            check_coldot_shape("gemm_bf16", &params)?;
+            (km::gemm_coldot_bf16, coldot_config("gemm_coldot_bf16", &params)?)
         }
         Bf16Kernel::RowDot => {
-            let cfg = rowdot_config("gemm_rowdot_bf16", &params)?;
-            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes (n ≤ 16
-            // above), the strides address only inside A and B, rows past m read row m − 1 and
-            // are not stored, and split-K plans carry this stream's counters and workspace.
-            return unsafe { km::gemm_rowdot_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
+            check_rowdot_shape("gemm_bf16", &params)?;
+            (km::gemm_rowdot_bf16, rowdot_config("gemm_rowdot_bf16", &params)?)
         }
-        Bf16Kernel::WarpDot => {
-            let cfg = warpdot_config("gemm_warpdot_bf16", m, n)?;
-            // SAFETY: (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); checked shapes, the strides
-            // address only inside A and B, and the kernel bounds-checks every load and store.
-            return unsafe { km::gemm_warpdot_bf16(gpu, cfg, a, b, c, bias_ptr as *const f32, params) };
-        }
-        Bf16Kernel::Mma => ((&km::GEMM_MMA_BF16, km::gemm_mma_bf16 as Bf16Gemm), km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED),
-        Bf16Kernel::MmaLdmatrix => ((&km::GEMM_MMA_BF16_LDM, km::gemm_mma_bf16_ldm as Bf16Gemm), km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED),
-        Bf16Kernel::MmaTile64 => ((&km::GEMM_MMA_BF16_64, km::gemm_mma_bf16_64 as Bf16Gemm), km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED),
+        Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
+        Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
+        Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
+        Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
         Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Auto => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
@@ -907,12 +914,13 @@ fn run_bf16_plan(
             return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16(ta, tb, tile), tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
-    let mut cfg = tile_grid(info.name, m, n, (tile, tile), threads, shared)?;
-    cfg.grid.z = params.splits;
-    // SAFETY: the BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
-    // checked and the strides address only inside A and B; the kernel bounds-checks its tiles,
-    // and split-K plans carry this stream's counters and a workspace they fit (checked above).
-    unsafe { launch(gpu, cfg, a.device_ptr() as *const u16, b.device_ptr() as *const u16, c.device_ptr() as *mut f32, bias_ptr as *const f32, params) }
+    let (a, b, c) = (KernelArg::into_kernel_arg(a), KernelArg::into_kernel_arg(b), KernelArg::into_kernel_arg(c));
+    // SAFETY: these BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
+    // checked (RowDot's n ≤ 16, ColDot's m ≤ 4 and n-contiguous op(B) above) and the strides
+    // address only inside A and B; the kernels bounds-check C (RowDot's rows past m read row
+    // m − 1 and are not stored), and split-K plans carry this stream's counters and a workspace
+    // they fit (checked above).
+    unsafe { launch(gpu, cfg, a, b, c, bias_ptr as *const f32, params) }
 }
 
 /// `Bf16Kernel::Auto`'s path to `wgmma` for row strides the copy engine cannot read (not a

@@ -261,12 +261,9 @@ pub fn choose_splits(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: usiz
 /// model: split k until there are about two blocks per multiprocessor, each split at least 4
 /// slices (512 k) long.
 pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
-    let model = TileModel::of(GemmKernel::RowDot).expect("a tile model");
-    let want = (2 * sms).div_ceil(m.div_ceil(model.bm).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
     // The model's tile is the kernel's block (8 rows × 16 values × 32 lanes), so `cost` checks
     // the split's length and workspace.
-    let splits = (1..=want).rev().find(|&s| model.cost(m, 1, k, s, sms).is_some()).unwrap_or(1);
-    GemmPlan { kernel: GemmKernel::RowDot, splits }
+    occupancy_plan(GemmKernel::RowDot, (m, 1, k), 2, sms)
 }
 
 /// [`GemmKernel::ColDot`] (m ≤ 4, n-contiguous op(B)): memory-bound, so the rule is
@@ -274,10 +271,17 @@ pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
 /// columns), each split at least 4 slices (64 k) long, the splits' partials inside the
 /// workspace.
 pub fn coldot(n: usize, k: usize, sms: usize) -> GemmPlan {
-    let model = TileModel::of(GemmKernel::ColDot).expect("a tile model");
-    let want = (4 * sms).div_ceil(n.div_ceil(model.bn).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
-    let splits = (1..=want).rev().find(|&s| model.cost(1, n, k, s, sms).is_some()).unwrap_or(1);
-    GemmPlan { kernel: GemmKernel::ColDot, splits }
+    occupancy_plan(GemmKernel::ColDot, (1, n, k), 4, sms)
+}
+
+/// The rule of the memory-bound dot-product kernels: the most splits of k, up to about
+/// `blocks_per_sm` blocks per multiprocessor, that the kernel's model accepts (every split long
+/// enough, the partials inside the workspace).
+fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_per_sm: usize, sms: usize) -> GemmPlan {
+    let model = TileModel::of(kernel).expect("a tile model");
+    let want = (blocks_per_sm * sms).div_ceil(model.tiles(m, n).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
+    let splits = (1..=want).rev().find(|&s| model.cost(m, n, k, s, sms).is_some()).unwrap_or(1);
+    GemmPlan { kernel, splits }
 }
 
 /// The FP32 tile kernels with a guarded main loop, for operands that rule out 16-byte loads.
