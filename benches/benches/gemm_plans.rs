@@ -66,7 +66,7 @@ enum Plan {
     Auto,
 }
 
-fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Plan> {
+fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: usize) -> Vec<Plan> {
     let mut out = vec![Plan::Auto];
     // Every split count `model` allows for an m×n product over `kk` (k, or the FP32-on-TF32
     // kernels' three segments).
@@ -90,6 +90,10 @@ fn candidates(precision: &str, ta: bool, m: usize, n: usize, k: usize) -> Vec<Pl
             // tiles; not fitted); the launch-bound one is added below.
             if n <= 16 && !ta {
                 add(TileModel::of(GemmKernel::RowDot), k, &|splits| Plan::F32(GemmPlan { kernel: GemmKernel::RowDot, splits }));
+            }
+            // The few-rows column kernel (n-contiguous op(B)), likewise timed beside the tiles.
+            if m <= kernels::matmul::COLDOT_MAX_ROWS && !tb {
+                add(TileModel::of(GemmKernel::ColDot), k, &|splits| Plan::F32(GemmPlan { kernel: GemmKernel::ColDot, splits }));
             }
         }
         "tf32" => {
@@ -184,7 +188,7 @@ fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize
             let mut c = DeviceMatrix::zeros(&gpu, m, n)?;
             for precision in precisions {
                 let mut reference: Option<Vec<f32>> = None;
-                for plan in candidates(precision, ta == Transpose::Yes, m, n, k) {
+                for plan in candidates(precision, (ta == Transpose::Yes, tb == Transpose::Yes), m, n, k) {
                     let op = |c: &mut DeviceMatrix| -> Result<()> {
                         let e = Epilogue::default();
                         match (plan, precision.as_str()) {

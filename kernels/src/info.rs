@@ -27,6 +27,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_TILE128X64_F32,
     matmul::GEMM_TILE64X128_F32,
     matmul::GEMM_WIDE_F32,
+    matmul::GEMM_PIPELINED_F32,
     matmul::GEMM_WARPDOT_F32,
     matmul::GEMM_WARPDOT_BF16,
     matmul::GEMM_ROWDOT_BF16,

@@ -193,6 +193,7 @@ pub fn register(s: &mut Suite) {
         GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,
         GemmKernel::WarpTiledWide,
+        GemmKernel::Pipelined,
         GemmKernel::Tf32,
         GemmKernel::Tf32Tile64,
     ] {
@@ -253,11 +254,12 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
-    // The column kernels (m ≤ 4, n-contiguous op(B): tb = false): odd n (a partial last quad
-    // and block), k from 1 to past a split's slices, planned and forced splits (z-ordered sums:
-    // a second run gives the same bits), f32 and bf16.
+    // The column kernels (m ≤ 16, n-contiguous op(B): tb = false): odd n (a partial last quad
+    // and block), k from 1 to past a split's slices, one to four block rows (m = 5, 10, 16: a
+    // partial last row group), planned and forced splits (z-ordered sums: a second run gives
+    // the same bits), f32 and bf16.
     for ta in [false, true] {
-        for &(m, k, n) in &[(1, 1, 1), (3, 5, 1025), (4, 1000, 4100), (2, 2921, 7), (1, 4096, 4096)] {
+        for &(m, k, n) in &[(1, 1, 1), (3, 5, 1025), (4, 1000, 4100), (2, 2921, 7), (1, 4096, 4096), (5, 77, 1030), (10, 4096, 1024), (16, 1000, 2052)] {
             // Forced splits only where each is at least 4 slices long (shorter ones are refused:
             // `gemm::plan_errors`).
             let valid = |sp: u32| TileModel::of(GemmKernel::ColDot).is_some_and(|t| t.cost(m, n, k, sp, 1).is_some());
@@ -344,7 +346,9 @@ pub fn register(s: &mut Suite) {
         let wide = gpu(DeviceMatrix::zeros(g, 64, 17))?;
         let mut c17 = gpu(DeviceMatrix::zeros(g, 64, 17))?;
         bad("RowDot with 17 columns", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::RowDot))?;
-        bad("ColDot on more than 4 rows", gemm(g, &a, no, &wide, no, e, &mut c17, GemmKernel::ColDot))?;
+        let tall = gpu(DeviceMatrix::zeros(g, 17, 64))?;
+        let mut c17x17 = gpu(DeviceMatrix::zeros(g, 17, 17))?;
+        bad("ColDot on more than 16 rows", gemm(g, &tall, no, &wide, no, e, &mut c17x17, GemmKernel::ColDot))?;
         let w10 = gpu(DeviceMatrix::zeros(g, 10, 64))?;
         let mut c10 = gpu(DeviceMatrix::zeros(g, 64, 10))?;
         bad(
@@ -441,7 +445,7 @@ pub fn check_gemm_bf16(
         Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
     };
     // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
-    if kernel == Bf16Kernel::ColDot && (m > 4 || (tb && k > 1)) {
+    if kernel == Bf16Kernel::ColDot && (m > kernels::matmul::COLDOT_MAX_ROWS || (tb && k > 1)) {
         return expect_err(&format!("bf16 ColDot on {m} rows, tb={tb}"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }
     if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {

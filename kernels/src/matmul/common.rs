@@ -207,6 +207,18 @@ impl Operand {
         self.vec
     }
 
+    /// Rows along o (m for op(A), n for op(B)).
+    #[inline(always)]
+    pub fn outer(&self) -> usize {
+        self.outer
+    }
+
+    /// The base pointer and the strides along o and along k.
+    #[inline(always)]
+    pub fn raw(&self) -> (*const f32, usize, usize) {
+        (self.ptr, self.os, self.ks)
+    }
+
     /// Where this thread's Q quads of the OUTER×BK tile at (o0, 0) start, for the unguarded
     /// path; KC is `k_contig`, fixed at compile time so no layout branch is left. Rows (o) past
     /// the matrix are clamped onto its last row (or last quad along o): a tile that overhangs m
@@ -324,6 +336,59 @@ pub fn mma_bf16(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
             d0 = inout(reg32) d[0], d1 = inout(reg32) d[1], d2 = inout(reg32) d[2], d3 = inout(reg32) d[3],
             a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
             b0 = in(reg32) b[0], b1 = in(reg32) b[1],
+        )
+    };
+}
+
+/// `cp.async.cg.shared.global`: copies `src_bytes` (0..=16) from global to shared memory and
+/// zero-fills the rest of the 16 bytes, asynchronously (complete after [`cp_async_wait`]).
+///
+/// # Safety
+/// `dst` is 16-byte aligned shared memory; `src` is 16-byte aligned and readable for
+/// `src_bytes`.
+#[inline(always)]
+pub unsafe fn cp_async_16(dst: *mut u8, src: *const u8, src_bytes: u32) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .u64 sa; cvta.to.shared.u64 sa, {dst}; cp.async.cg.shared.global [sa], [{src}], 16, {n}; }}",
+            dst = in(reg64) dst,
+            src = in(reg64) src,
+            n = in(reg32) src_bytes,
+        )
+    };
+}
+
+/// Closes the copies issued so far into one group.
+#[inline(always)]
+pub fn cp_async_commit() {
+    // SAFETY: no operands; orders nothing by itself.
+    unsafe { core::arch::asm!("cp.async.commit_group;") };
+}
+
+/// Waits until at most N of this thread's committed groups are still in flight.
+#[inline(always)]
+pub fn cp_async_wait<const N: usize>() {
+    // SAFETY: no operands; the asm is a compiler memory barrier too (no `nomem`).
+    unsafe { core::arch::asm!("cp.async.wait_group {n};", n = const N) };
+}
+
+/// `cp.async.ca.shared.global` of 4 bytes, or a zero when `src_bytes` is 0: one element of a
+/// tile whose layout in shared memory is not its layout in global memory (a k-contiguous
+/// operand stored k-major), asynchronously like [`cp_async_16`].
+///
+/// # Safety
+/// `dst` is 4-byte aligned shared memory; `src` is 4-byte aligned and readable when
+/// `src_bytes` is 4.
+#[inline(always)]
+pub unsafe fn cp_async_4(dst: *mut f32, src: *const f32, src_bytes: u32) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .u64 sa; cvta.to.shared.u64 sa, {dst}; cp.async.ca.shared.global [sa], [{src}], 4, {n}; }}",
+            dst = in(reg64) dst,
+            src = in(reg64) src,
+            n = in(reg32) src_bytes,
         )
     };
 }

@@ -15,6 +15,7 @@
 //! | `simt.rs` | `gemm_warptile_f32` | + warp tiling (conflict-free shared reads) |
 //! | `simt.rs` | `gemm_warptile_fast_f32` | + unguarded loads specialized per layout (edge tiles read clamped rows), split-K |
 //! | `simt_wide.rs` | `gemm_wide_f32` | 8×16 outputs per thread on 128×256 tiles, one block per SM, split-K |
+//! | `simt_pipelined.rs` | `gemm_pipelined_f32` | 8×16 per thread on 128×128 tiles of 4 warps fed by a 4-stage `cp.async` pipeline, two blocks per SM |
 //! | `mma_tf32.rs` | `gemm_mma_tf32` | TF32 tensor cores (`mma.sync.m16n8k8`), f32 accumulation, 3-stage `cp.async` pipeline |
 //! | `mma_tf32.rs` | `gemm_mma_tf32_bk64` | the same with 64 k per stage |
 //! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
@@ -44,6 +45,7 @@ mod mma_tf32;
 mod naive;
 mod pipeline;
 mod simt;
+mod simt_pipelined;
 mod simt_wide;
 mod skinny;
 mod split;
@@ -59,6 +61,7 @@ pub use mma_tf32::*;
 pub use naive::*;
 pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS, TC_TILE_64, TC_TILE_128, TcTile, tc_shared_bytes};
 pub use simt::*;
+pub use simt_pipelined::*;
 pub use simt_wide::*;
 pub use skinny::*;
 pub use split::*;

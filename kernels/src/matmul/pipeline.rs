@@ -86,6 +86,7 @@ pub const TC_TILE_64: TcTile = TcTile { mt: 2, wn: 2 };
 mod device {
     use super::*;
     use crate::matmul::GemmParams;
+    use crate::matmul::common::{cp_async_16, cp_async_commit, cp_async_wait};
     use crate::matmul::split::{split_index, split_range};
     use crate::matmul::tile_store::{store_tile, tile_ld};
     use crate::thread;
@@ -219,39 +220,6 @@ mod device {
                 j += 1;
             }
         }
-    }
-
-    /// `cp.async.cg.shared.global`: copies `src_bytes` (0..=16) from global to shared memory and
-    /// zero-fills the rest of the 16 bytes, asynchronously (complete after [`cp_async_wait`]).
-    ///
-    /// # Safety
-    /// `dst` is 16-byte aligned shared memory; `src` is 16-byte aligned and readable for
-    /// `src_bytes`.
-    #[inline(always)]
-    unsafe fn cp_async_16(dst: *mut u8, src: *const u8, src_bytes: u32) {
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            core::arch::asm!(
-                "{{ .reg .u64 sa; cvta.to.shared.u64 sa, {dst}; cp.async.cg.shared.global [sa], [{src}], 16, {n}; }}",
-                dst = in(reg64) dst,
-                src = in(reg64) src,
-                n = in(reg32) src_bytes,
-            )
-        };
-    }
-
-    /// Closes the copies issued so far into one group.
-    #[inline(always)]
-    fn cp_async_commit() {
-        // SAFETY: no operands; orders nothing by itself.
-        unsafe { core::arch::asm!("cp.async.commit_group;") };
-    }
-
-    /// Waits until at most N of this thread's committed groups are still in flight.
-    #[inline(always)]
-    fn cp_async_wait<const N: usize>() {
-        // SAFETY: no operands; the asm is a compiler memory barrier too (no `nomem`).
-        unsafe { core::arch::asm!("cp.async.wait_group {n};", n = const N) };
     }
 
     /// Dispatches on the operands' orientations (k-contiguous or not) to a specialized body for

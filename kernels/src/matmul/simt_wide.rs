@@ -56,14 +56,21 @@ fn wide_map(tid: usize, wn_warps: usize) -> ([usize; 2], [usize; 4]) {
 /// Multiplies the 8 k-rows of both shared tiles into this thread's 8×16 accumulators.
 ///
 /// # Safety
-/// `sa` and `sb` hold 8 rows of LDA and LDB floats of shared memory.
+/// `sa` and `sb` hold 8 rows of LDA and LDB floats of shared memory; `row_q[h] + 4 ≤ LDA`,
+/// `col_q[g] + 4 ≤ LDB`, all multiples of 4 (16-byte reads).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn slice_fma<const LDB: usize>(sa: *const f32, sb: *const f32, row_q: [usize; 2], col_q: [usize; 4], acc: &mut [[f32; 16]; 8]) {
+pub(super) unsafe fn slice_fma<const LDA: usize, const LDB: usize>(
+    sa: *const f32,
+    sb: *const f32,
+    row_q: [usize; 2],
+    col_q: [usize; 4],
+    acc: &mut [[f32; 16]; 8],
+) {
     unroll!(kk in [0, 1, 2, 3, 4, 5, 6, 7] {
         let mut af = [0.0f32; 8];
         let mut bf = [0.0f32; 16];
-        // SAFETY: kk < 8, row_q[h] + 4 ≤ BM ≤ LDA, col_q[g] + 4 ≤ BN ≤ LDB: inside the stage.
+        // SAFETY: kk < 8, row_q[h] + 4 ≤ LDA, col_q[g] + 4 ≤ LDB: inside the stage.
         unsafe {
             unroll!(h in [0, 1] {
                 let x = *(sa.add(kk * LDA + row_q[h]) as *const F32x4);
@@ -144,7 +151,7 @@ unsafe fn wide_mainloop<const AKC: bool, const BKC: bool, const BN: usize, const
                 rb = load_quads(&pb);
             }
             let s = smem.add((t % 2) * stage);
-            slice_fma::<LDB>(s, s.add(la), row_q, col_q, acc);
+            slice_fma::<LDA, LDB>(s, s.add(la), row_q, col_q, acc);
             if more {
                 let s = smem.add(((t + 1) % 2) * stage);
                 Operand::store_kmajor_kc::<WIDE_BM, BK, NT, QA, LDA, AKC>(&ra, s, tid);
@@ -210,7 +217,7 @@ unsafe fn wide_kernel<const BN: usize, const NT: usize, const QA: usize, const Q
             opa.store_kmajor::<WIDE_BM, BK, NT, QA, LDA>(&ra, s, tid);
             opb.store_kmajor::<BN, BK, NT, QB, LDB>(&rb, s.add(la), tid);
             thread::sync_threads();
-            slice_fma::<LDB>(s, s.add(la), map.0, map.1, &mut acc);
+            slice_fma::<LDA, LDB>(s, s.add(la), map.0, map.1, &mut acc);
         }
         let tile = thread::block_idx_y() as usize * thread::grid_dim_x() as usize + thread::block_idx_x() as usize;
         if !split_reduce(p, tile, z, &mut acc, (tid, NT), sync_threads_or) {

@@ -114,11 +114,35 @@ mod device {
                     }
                 });
             }
-            // A run-time stride, so this loop stays a loop (see `opaque`); thread tid reads the
-            // quads it wrote above.
-            let threads = crate::matmul::opaque(threads);
-            let act = crate::math::Activation::from_code(p.act);
-            let mut q = tid;
+            store_tile_loop(c, bias, p, s, (bm, bn), (m0, n0), (tid, threads));
+        }
+    }
+
+    /// The epilogue loop of [`store_tile`] alone, for kernels that summed their split-K partials
+    /// in registers (`split_reduce`): stores the bm×bn tile at `s` as C's tile at (m0, n0),
+    /// four outputs per thread and step. Thread `tid` reads the quads tid, tid + threads, ….
+    ///
+    /// # Safety
+    /// Every thread has written its values of the tile and passed a barrier; C and the bias as
+    /// the GEMM kernels' contracts say.
+    #[inline(always)]
+    pub unsafe fn store_tile_loop(
+        c: *mut f32,
+        bias: *const f32,
+        p: &GemmParams,
+        s: *mut f32,
+        (bm, bn): (usize, usize),
+        (m0, n0): (usize, usize),
+        (tid, threads): (usize, usize),
+    ) {
+        let ld = tile_ld(bn);
+        let (quads, row_quads) = (bm * bn / 4, bn / 4);
+        // A run-time stride, so this loop stays a loop (see `opaque`).
+        let threads = crate::matmul::opaque(threads);
+        let act = crate::math::Activation::from_code(p.act);
+        let mut q = tid;
+        // SAFETY: quad q is inside the tile; C is bounds-checked by gemm_epilogue4 (forwarded).
+        unsafe {
             while q < quads {
                 let (r, c4) = (q / row_quads, q % row_quads * 4);
                 let v = *(s.add(r * ld + c4) as *const F32x4);

@@ -145,21 +145,26 @@ pub const COLDOT_COLS: usize = 4 * COLDOT_THREADS as usize;
 pub const COLDOT_THREADS: u32 = 256;
 /// k per split-K slice of the column kernels.
 pub const COLDOT_BK: usize = 16;
+/// Most rows of C the column kernels take: four per block row (grid y), each block row reading
+/// B again (from L2 after the first).
+pub const COLDOT_MAX_ROWS: usize = 16;
 
-/// C = act(α·op(A)·op(B) + bias + β·C) for a few rows (m ≤ 4) with an n-contiguous op(B) (a
+/// C = act(α·op(A)·op(B) + bias + β·C) for a few rows (m ≤ `COLDOT_MAX_ROWS`, four per block
+/// row) with an n-contiguous op(B) (a
 /// batch-few x·W with W stored k×n, or a batch-few input gradient dY·W): four columns of C per
 /// thread, read 16 bytes at a time along B's rows, k split over z. The warp-per-column kernel
 /// reads such a B with a stride between lanes; the tile kernels run 64 or 128 rows for 4
 /// (f32 1×4096×4096: 63 µs against cuBLAS's 23; H100).
 ///
 /// # Safety
-/// As `gemm_warpdot_f32`, with m ≤ `WARPDOT_ROWS`. Launch: block `COLDOT_THREADS`, grid
-/// (⌈n/COLDOT_COLS⌉, 1, `p.splits`) with `p.slices_per_split` counted in `COLDOT_BK` slices;
-/// with split-K a counter per block and a workspace of ⌈n/COLDOT_COLS⌉·splits·4·COLDOT_COLS
-/// floats.
+/// As `gemm_warpdot_f32`, with m ≤ `COLDOT_MAX_ROWS`. Launch: block `COLDOT_THREADS`, grid
+/// (⌈n/COLDOT_COLS⌉, ⌈m/4⌉, `p.splits`) with `p.slices_per_split` counted in `COLDOT_BK`
+/// slices; with split-K a counter per block of the (x, y) grid and a workspace of
+/// ⌈n/COLDOT_COLS⌉·⌈m/4⌉·splits·4·COLDOT_COLS floats.
 ///
 /// # Thread mapping
-/// Thread t of block (x, 0, z) → columns x·1024 + 4t + 0..4 of every row, k-slices of split z.
+/// Thread t of block (x, y, z) → columns x·1024 + 4t + 0..4 of rows 4y..4y + 4, k-slices of
+/// split z.
 #[kernel]
 pub unsafe fn gemm_coldot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded.
@@ -190,13 +195,16 @@ unsafe fn coldot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const
     use crate::vector::F32x4;
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let tid = thread::thread_idx_x() as usize;
-    let tile = thread::block_idx_x() as usize;
-    let col0 = tile * COLDOT_COLS + 4 * tid;
-    let rows = m.min(WARPDOT_ROWS);
+    let row0 = thread::block_idx_y() as usize * WARPDOT_ROWS;
+    let tile = thread::block_idx_y() as usize * thread::grid_dim_x() as usize + thread::block_idx_x() as usize;
+    let col0 = thread::block_idx_x() as usize * COLDOT_COLS + 4 * tid;
+    let rows = (m - row0).min(WARPDOT_ROWS);
+    let c = c.wrapping_add(row0 * p.ldc as usize);
     let z = split_index(&p);
     let (first, end) = split_range(&p, z, k.div_ceil(COLDOT_BK).max(1));
     let (q0, q1) = (first * COLDOT_BK, if end * COLDOT_BK < k { end * COLDOT_BK } else { k });
     let (ars, acs, brs) = (p.a_row_stride as usize, p.a_col_stride as usize, p.b_row_stride as usize);
+    let a = a.wrapping_add(row0 * ars);
     let aligned = |x: usize| x % T::QUAD_BYTES == 0;
     let vec = col0 + 4 <= n && brs % 4 == 0 && aligned(b as usize);
     let mut acc = [[0f32; 4]; WARPDOT_ROWS];

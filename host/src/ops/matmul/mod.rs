@@ -131,6 +131,12 @@ pub enum GemmKernel {
     /// shared-memory reads per FMA of the 8×8 kernels; edge tiles in the same launch, split-K.
     /// Operands that rule out 16-byte loads run `WarpTiledFast` (its guarded loop) instead.
     WarpTiledWide,
+    /// 8×16 outputs per thread on 128×128 tiles of 4 warps, two blocks per multiprocessor, fed
+    /// by a 4-stage `cp.async` pipeline (no registers hold a slice in transit, and one block
+    /// issues while the other waits at its barrier). Any layout and alignment (a k-contiguous
+    /// operand is copied 4 bytes at a time into the k-major tile); edge tiles and a ragged k in
+    /// the same loop, split-K.
+    Pipelined,
     /// `WarpTiledFast` on 64×64 tiles of 64 threads, four blocks per multiprocessor: outputs
     /// with few larger tiles. Split-K like every tile kernel; operands without 16-byte loads
     /// run a guarded main loop (as in `WarpTiledFast`, `Tile128x64` and `Tile64x128`).
@@ -184,7 +190,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 16] = [
+    pub const LADDER: [GemmKernel; 17] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -197,6 +203,7 @@ impl GemmKernel {
         GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,
         GemmKernel::WarpTiledWide,
+        GemmKernel::Pipelined,
         GemmKernel::WarpDot,
         GemmKernel::Tf32,
         GemmKernel::Tf32Bk64,
@@ -224,8 +231,8 @@ impl GemmKernel {
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
-            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_col_stride == 1 && n * k >= COLDOT_MIN_B => plan::coldot(n, k, sms),
-            GemmKernel::ColDot => plan::coldot(n, k, sms),
+            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_col_stride == 1 && n * k >= COLDOT_MIN_B => plan::coldot(m, n, k, sms),
+            GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM, sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
@@ -274,6 +281,7 @@ impl GemmKernel {
             GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, km::gemm_tile128x64_f32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
             GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, km::gemm_tile64x128_f32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
+            GemmKernel::Pipelined => tiles(&km::GEMM_PIPELINED_F32, km::gemm_pipelined_f32, (km::PIPE_TILE, km::PIPE_TILE), km::PIPE_THREADS, km::PIPE_SHARED)?,
             GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
             GemmKernel::Naive => (km::gemm_naive_f32 as F32Gemm, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
@@ -450,10 +458,11 @@ fn rowdot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     Ok(cfg)
 }
 
-/// The grid of the column kernels: a block of `COLDOT_COLS` columns per x, a split per z.
+/// The grid of the column kernels: a block of `COLDOT_COLS` columns per x, of four rows per y, a
+/// split per z.
 fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     use kernels::matmul as km;
-    let mut cfg = LaunchConfig::for_2d(op, 1, (p.n as usize).div_ceil(km::COLDOT_COLS), (1, 1))?;
+    let mut cfg = LaunchConfig::for_2d(op, (p.m as usize).div_ceil(km::WARPDOT_ROWS), (p.n as usize).div_ceil(km::COLDOT_COLS), (1, 1))?;
     cfg.block = crate::launch::Dim3::x(km::COLDOT_THREADS);
     cfg.grid.z = p.splits;
     Ok(cfg)
@@ -550,11 +559,12 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     Ok(())
 }
 
-/// The shapes the column kernels (f32 and bf16 `ColDot`) take: at most [`WARPDOT_MAX_ROWS`]
-/// rows and an n-contiguous op(B).
+/// The shapes the column kernels (f32 and bf16 `ColDot`) take: at most
+/// `kernels::matmul::COLDOT_MAX_ROWS` rows and an n-contiguous op(B).
 fn check_coldot_shape(op: &'static str, p: &GemmParams) -> Result<()> {
-    if p.m as usize > WARPDOT_MAX_ROWS || p.b_col_stride != 1 {
-        let reason = format!("ColDot takes at most {WARPDOT_MAX_ROWS} rows and an n-contiguous op(B) ({}×{})", p.m, p.n);
+    let max = kernels::matmul::COLDOT_MAX_ROWS;
+    if p.m as usize > max || p.b_col_stride != 1 {
+        let reason = format!("ColDot takes at most {max} rows and an n-contiguous op(B) ({}×{})", p.m, p.n);
         return Err(crate::Error::InvalidArgument { op, reason });
     }
     Ok(())
@@ -808,7 +818,7 @@ pub fn gemm_bf16_with(
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
-        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(n, k, sms).splits },
+        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits },
         kernel => Bf16Plan { kernel, splits: plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0) },
     };
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)

@@ -93,6 +93,7 @@ impl TileModel {
         match kernel {
             GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 8, 1.0, 144.0, 64.0)),
             GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 8, 0.97, 96.0, 64.0)),
+            GemmKernel::Pipelined => t((128, 128, 8, 2, 4, 0.92, 48.0, 64.0)),
             GemmKernel::Tile128x64 => t((128, 64, 16, 2, 4, 0.84, 96.0, 64.0)),
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 4, 0.85, 96.0, 64.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 2, 0.78, 96.0, 64.0)),
@@ -106,7 +107,7 @@ impl TileModel {
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
             GemmKernel::RowDot => t((8, 16 * 32, 128, 1, 8, 0.25, 96.0, 64.0)),
-            // Up to 4 rows × 1024 columns per block: for split-K's validity and workspace only
+            // 4 rows × 1024 columns per block: for split-K's validity and workspace only
             // (see `coldot`).
             GemmKernel::ColDot => t((4, 1024, 16, 2, 8, 0.25, 96.0, 64.0)),
             _ => None,
@@ -266,12 +267,12 @@ pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
     occupancy_plan(GemmKernel::RowDot, (m, 1, k), 2, sms)
 }
 
-/// [`GemmKernel::ColDot`] (m ≤ 4, n-contiguous op(B)): memory-bound, so the rule is
-/// occupancy: split k until there are about four blocks per multiprocessor (blocks of 1024
-/// columns), each split at least 4 slices (64 k) long, the splits' partials inside the
+/// [`GemmKernel::ColDot`] (m ≤ 16, n-contiguous op(B)): memory-bound, so the rule is
+/// occupancy: split k until there are about four blocks per multiprocessor (blocks of 4 rows ×
+/// 1024 columns), each split at least 4 slices (64 k) long, the splits' partials inside the
 /// workspace.
-pub fn coldot(n: usize, k: usize, sms: usize) -> GemmPlan {
-    occupancy_plan(GemmKernel::ColDot, (1, n, k), 4, sms)
+pub fn coldot(m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+    occupancy_plan(GemmKernel::ColDot, (m, n, k), 4, sms)
 }
 
 /// The rule of the memory-bound dot-product kernels: the most splits of k, up to about
@@ -285,11 +286,12 @@ fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_p
 }
 
 /// The FP32 tile kernels with a guarded main loop, for operands that rule out 16-byte loads.
-pub const F32_GUARDED_TILES: [GemmKernel; 4] = [GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
+pub const F32_GUARDED_TILES: [GemmKernel; 5] =
+    [GemmKernel::Pipelined, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
 
 /// The FP32 tile kernels `GemmKernel::Auto` chooses among, largest tile first.
-pub const F32_TILES: [GemmKernel; 5] =
-    [GemmKernel::WarpTiledWide, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
+pub const F32_TILES: [GemmKernel; 6] =
+    [GemmKernel::WarpTiledWide, GemmKernel::Pipelined, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
 
 #[cfg(test)]
 mod tests {
