@@ -219,7 +219,8 @@ impl GemmKernel {
     /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too: they
     /// are exact f32). Up to 16 columns with a
     /// k-contiguous op(A) (a narrow output layer's x·Wᵀ) and at most
-    /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor run one warp per row
+    /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor ([`ROWDOT_MAX_ROWS_PER_SM_KB`] with a
+    /// k-contiguous op(B)) run one warp per row
     /// ([`GemmKernel::RowDot`]). Operands without 16-byte loads (a row stride, or m or n where
     /// contiguous, not a multiple of 4) run the 8×8 tile kernels' guarded main loop, chosen
     /// among those tiles by the same model.
@@ -234,7 +235,7 @@ impl GemmKernel {
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_col_stride == 1 && n * k >= COLDOT_MIN_B => plan::coldot(m, n, k, sms),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
-            GemmKernel::Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM, sms) => plan::rowdot(m, k, sms),
+            GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
@@ -425,6 +426,19 @@ fn smem_tiles_fit_below(max_k: usize, m: usize, n: usize, k: usize, sms: usize) 
 /// lane) it took 7.2-12 µs from m = 32 to 1024 and 22.5 at m = 2048 (k = 1024), 40 against
 /// the tiles' 85 µs at 2048×10×4096 (H100, gemm_sweep).
 pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
+
+/// [`ROWDOT_MAX_ROWS_PER_SM`] when op(B) is k-contiguous too (x·Wᵀ of a narrow output layer):
+/// then every lane's loads of B are as contiguous as those of A, and one unsplit block of 8 rows
+/// per warp group beat the tiles up to 62 rows per multiprocessor (m×10×1024, m = 2048: 11.9
+/// against 22.8 µs; 4096: 22.0 against 29.2; 8192: 43.2 against 43.4; 4096×10×4096: 57.8
+/// against 71.8; 3000×12×2000: 30.3 against 37.0; H100, gemm_plans), where with an
+/// n-contiguous B it lost from about 23 rows per SM (3000×12×2000: 60.6 against 38.2 µs).
+pub const ROWDOT_MAX_ROWS_PER_SM_KB: usize = 64;
+
+/// The row limit of `Auto`'s `RowDot` for this product's op(B) layout.
+fn rowdot_max_rows_per_sm(p: &GemmParams) -> usize {
+    if p.b_row_stride == 1 { ROWDOT_MAX_ROWS_PER_SM_KB } else { ROWDOT_MAX_ROWS_PER_SM }
+}
 
 /// Fewest elements of B for which `Auto` and `Tf32Auto` run [`GemmKernel::ColDot`] on at most
 /// [`WARPDOT_MAX_ROWS`] rows with an n-contiguous op(B): a memory-bound pass over B, against
