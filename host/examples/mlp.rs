@@ -125,6 +125,10 @@ struct Args {
     /// (for throughput measurements; the accuracy means nothing).
     #[arg(long, conflicts_with = "data")]
     synthetic: Option<usize>,
+    /// With --synthetic: each row is 0.15 × its class's seeded random prototype + 0.85 × noise,
+    /// so the classes can be learnt (MNIST-shaped loss curves, not chance level).
+    #[arg(long, requires = "synthetic")]
+    learnable: bool,
     /// Arithmetic of the GEMMs (training and --infer); --save keeps the f32 master weights.
     #[arg(long, value_enum, default_value_t = Prec::F32)]
     precision: Prec,
@@ -144,19 +148,34 @@ fn main() -> ExitCode {
     }
 }
 
-/// `rows` seeded random 784-feature rows with 10 classes (and a tenth as many for testing).
-fn synthetic(rows: usize, seed: u64) -> host::Result<Dataset> {
+/// `rows` seeded random 784-feature rows with 10 classes (and a tenth as many for testing);
+/// `learnable`: each row is 0.15 × its class's prototype (the same for every split of `seed`'s
+/// run) + 0.85 × uniform noise.
+fn synthetic(rows: usize, seed: u64, learnable: bool) -> host::Result<Dataset> {
     let mut rng = host::nn::rng::Rng::new(seed);
-    let x = (0..rows * 784).map(|_| rng.uniform() as f32).collect();
-    let y = (0..rows).map(|_| rng.below(10) as u32).collect();
+    let y: Vec<u32> = (0..rows).map(|_| rng.below(10) as u32).collect();
+    let x = if learnable {
+        let mut protos = host::nn::rng::Rng::new(0x05ee_d0fc_1a55);
+        let proto: Vec<f32> = (0..10 * 784).map(|_| protos.uniform() as f32).collect();
+        let mut x = Vec::with_capacity(rows * 784);
+        for &c in &y {
+            for j in 0..784 {
+                x.push(0.15 * proto[c as usize * 784 + j] + 0.85 * rng.uniform() as f32);
+            }
+        }
+        x
+    } else {
+        (0..rows * 784).map(|_| rng.uniform() as f32).collect()
+    };
     Ok(Dataset::new(x, y, 784, 10)?)
 }
 
 fn load_data(args: &Args) -> host::Result<(Dataset, Dataset, String)> {
     if let Some(rows) = args.synthetic {
-        let train = synthetic(rows, args.seed)?;
-        let test = synthetic((rows / 10).max(1), args.seed ^ 1)?;
-        return Ok((train, test, format!("synthetic: seeded random rows (seed {})", args.seed)));
+        let train = synthetic(rows, args.seed, args.learnable)?;
+        let test = synthetic((rows / 10).max(1), args.seed ^ 1, args.learnable)?;
+        let what = if args.learnable { "class prototypes plus noise" } else { "random rows" };
+        return Ok((train, test, format!("synthetic: seeded {what} (seed {})", args.seed)));
     }
     Ok(match &args.data {
         Some(dir) => {
