@@ -161,8 +161,9 @@ fn digits_split() -> Result<(Dataset, Dataset), String> {
 }
 
 /// A few epochs in `precision` end close to the same run in f32: mean loss of the last epoch
-/// within 10 % and test accuracy within 2 points (the issue's 0.5 points are over 5 seeds of the
-/// full run: docs/runs/issue12-plan/accuracy.sh).
+/// within 25 % (+0.02) and test accuracy within 3 points. The trajectories part after the first
+/// rounding difference, so this bounds drift, not rounding (the issue's 0.5 points are a mean
+/// over 5 seeds of the full run: docs/runs/issue12-plan/accuracy.sh).
 fn close_to_f32(g: &Gpu, precision: Precision) -> Result<(), String> {
     let (tr, te) = digits_split()?;
     let run = |p: Precision| {
@@ -172,11 +173,11 @@ fn close_to_f32(g: &Gpu, precision: Precision) -> Result<(), String> {
     let (base, other) = (run(Precision::F32)?, run(precision)?);
     let (lb, lo) = (base.epochs.last().ok_or("epochs")?.mean_loss, other.epochs.last().ok_or("epochs")?.mean_loss);
     eprintln!("{precision} vs f32 after 5 epochs: loss {lo:.4} vs {lb:.4}, accuracy {:.2}% vs {:.2}%", 100.0 * other.test_accuracy, 100.0 * base.test_accuracy);
-    let within = (lo - lb).abs() <= 0.1 * lb + 0.01; // false for NaN
+    let within = (lo - lb).abs() <= 0.25 * lb + 0.02; // false for NaN
     if !within {
         return Err(format!("{precision}: last-epoch loss {lo} vs f32 {lb}"));
     }
-    if (other.test_accuracy - base.test_accuracy).abs() > 0.02 {
+    if (other.test_accuracy - base.test_accuracy).abs() > 0.03 {
         return Err(format!("{precision}: accuracy {} vs f32 {}", other.test_accuracy, base.test_accuracy));
     }
     Ok(())
