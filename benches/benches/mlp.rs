@@ -5,6 +5,12 @@
 //! `cargo bench -p benches --bench mlp`. Besides criterion's report, prints one line per case in
 //! the format of the PyTorch anchor (`op,shape,dtype,median_ms,samples/s`), timed with CUDA
 //! events over 200 steps, for the ratios in docs/mlp.md.
+//!
+//! `MLP_BENCH=amp` prints only the mixed-precision lines (issue 12) and skips criterion: the
+//! graph-replayed training step and the forward pass (eager launches and a CUDA graph) of
+//! 784-1024-1024-10 and 784-4096-4096-10 at batches 256, 1024 and 4096 in f32, tf32 and bf16, as
+//! `mlp_amp_{train_step_graph,infer,infer_graph},SIZES,B{batch},{precision},median_ms,samples/s`,
+//! the lines `benches/torch/mlp_amp.py` prints for PyTorch (it joins the two into ratios).
 
 use std::time::{Duration, Instant};
 
@@ -12,8 +18,9 @@ use benches::timing::{median, time_gpu_ms};
 use criterion::{Criterion, criterion_group, criterion_main};
 use host::nn::data::Dataset;
 use host::nn::gpu::{DeviceDataset, ForwardBuffers, Linear, Mlp, Trainer};
+use host::nn::graph::CudaGraph;
 use host::nn::rng::Rng;
-use host::nn::{Activation, Architecture, Optimizer, Params};
+use host::nn::{Activation, Architecture, Optimizer, Params, Precision};
 use host::ops::{optim, reduce, softmax};
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 
@@ -160,6 +167,53 @@ fn timed(gpu: &Gpu, iters: u64, mut f: impl FnMut() -> host::Result<()>) -> Dura
     t0.elapsed()
 }
 
+/// The mixed-precision networks and batches of issue 12.
+const AMP_HIDDEN: [usize; 2] = [1024, 4096];
+const AMP_BATCHES: [usize; 3] = [256, 1024, 4096];
+
+/// The anchor lines of every precision: training step (CUDA graph) and forward pass (eager and
+/// graph), each the median of 200 runs timed with CUDA events.
+fn amp_lines(gpu: &Gpu) -> host::Result<()> {
+    println!("gpu,{}", gpu.info().name);
+    for precision in Precision::ALL {
+        if let Some(note) = host::nn::gpu::check_precision(gpu, precision)? {
+            eprintln!("{note}");
+        }
+    }
+    for hidden in AMP_HIDDEN {
+        let arch = Architecture::new(784, &[hidden, hidden], 10, Activation::Relu)?;
+        let shape = format!("784-{hidden}-{hidden}-10");
+        let params = Params::init(&arch, 1)?;
+        for batch in AMP_BATCHES {
+            for precision in Precision::ALL {
+                let data = DeviceDataset::upload(gpu, &synthetic(batch * BATCHES_PER_EPOCH, 2))?;
+                let mut t = Trainer::with_precision(gpu, &params, Optimizer::sgd(0.01, 0.0), batch, data, precision)?;
+                for _ in 0..3 {
+                    step(gpu, &mut t)?;
+                }
+                gpu.synchronize()?;
+                let ms = median(&time_gpu_ms(gpu, 10, 200, || step(gpu, &mut t))?);
+                println!("mlp_amp_train_step_graph,{shape},B{batch},{precision},{ms:.4},{:.0}", batch as f64 / ms * 1e3);
+                drop(t);
+                let mlp = Mlp::with_precision(gpu, &params, precision)?;
+                let data = synthetic(batch, 3);
+                let x = DeviceMatrix::from_host(gpu, batch, 784, &data.x)?;
+                let mut out = mlp.forward_buffers(gpu, batch)?;
+                if let Some(xb) = &mut out.x_bf16 {
+                    xb.copy_from_f32(gpu, &data.x)?;
+                }
+                let forward = |out: &mut ForwardBuffers| if precision == Precision::Bf16 { mlp.forward_bf16(gpu, out) } else { mlp.forward(gpu, &x, out) };
+                let ms = median(&time_gpu_ms(gpu, 10, 200, || forward(&mut out))?);
+                println!("mlp_amp_infer,{shape},B{batch},{precision},{ms:.4},{:.0}", batch as f64 / ms * 1e3);
+                let graph = CudaGraph::capture(gpu, || forward(&mut out))?;
+                let ms = median(&time_gpu_ms(gpu, 10, 200, || graph.launch(gpu))?);
+                println!("mlp_amp_infer_graph,{shape},B{batch},{precision},{ms:.4},{:.0}", batch as f64 / ms * 1e3);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn bench(c: &mut Criterion) {
     let gpu = match Gpu::new() {
         Ok(g) => g,
@@ -168,6 +222,12 @@ fn bench(c: &mut Criterion) {
             return;
         }
     };
+    if std::env::var("MLP_BENCH").is_ok_and(|v| v == "amp") {
+        if let Err(e) = amp_lines(&gpu) {
+            eprintln!("mlp amp bench failed: {e}");
+        }
+        return;
+    }
     if let Err(e) = anchor_lines(&gpu) {
         eprintln!("mlp bench failed: {e}");
         return;

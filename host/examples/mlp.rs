@@ -5,6 +5,7 @@
 //! cargo run --release -p host --example mlp -- --data ~/mnist --hidden 1024,1024 --batch 256
 //! cargo run --release -p host --example mlp -- --save m.safetensors
 //! cargo run --release -p host --example mlp -- --load m.safetensors --infer
+//! cargo run --release -p host --example mlp -- --precision bf16   # mixed precision (tf32, bf16)
 //! cargo run --release -p host --example mlp -- --cpu            # the same network on the CPU
 //! cargo run --release -p host --example mlp -- --gpus 2         # data-parallel over NCCL
 //! scripts/launch-local 2 -- target/release/examples/mlp         # the same, one process per GPU
@@ -19,7 +20,7 @@ use host::dist::DistEnv;
 use host::nn::data::{self, Dataset};
 use host::nn::parallel::{self, ParallelConfig};
 use host::nn::train::{self, Progress, TrainConfig};
-use host::nn::{Activation, AdamParams, Optimizer, SgdParams, io};
+use host::nn::{Activation, AdamParams, Optimizer, Precision, SgdParams, io};
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -27,6 +28,26 @@ enum Act {
     Relu,
     Sigmoid,
     Tanh,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Prec {
+    /// FP32 on the CUDA cores (the default).
+    F32,
+    /// Every GEMM on TF32 tensor cores.
+    Tf32,
+    /// bf16 copies of weights and activations into the GEMMs, f32 accumulation and master weights.
+    Bf16,
+}
+
+impl From<Prec> for Precision {
+    fn from(p: Prec) -> Precision {
+        match p {
+            Prec::F32 => Precision::F32,
+            Prec::Tf32 => Precision::Tf32,
+            Prec::Bf16 => Precision::Bf16,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -104,6 +125,17 @@ struct Args {
     /// (for throughput measurements; the accuracy means nothing).
     #[arg(long, conflicts_with = "data")]
     synthetic: Option<usize>,
+    /// With --synthetic: each row is 0.15 × its class's seeded random prototype + 0.85 × noise,
+    /// so the classes can be learnt (MNIST-shaped loss curves, not chance level).
+    #[arg(long, requires = "synthetic")]
+    learnable: bool,
+    /// Arithmetic of the GEMMs (training and --infer); --save keeps the f32 master weights.
+    #[arg(long, value_enum, default_value_t = Prec::F32)]
+    precision: Prec,
+    /// Append the running loss (every --log-every steps and at each epoch's end) and the test
+    /// accuracy per epoch to this CSV: precision,seed,epoch,step,global_step,loss,test_accuracy.
+    #[arg(long)]
+    loss_csv: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -116,19 +148,34 @@ fn main() -> ExitCode {
     }
 }
 
-/// `rows` seeded random 784-feature rows with 10 classes (and a tenth as many for testing).
-fn synthetic(rows: usize, seed: u64) -> host::Result<Dataset> {
+/// `rows` seeded random 784-feature rows with 10 classes (and a tenth as many for testing);
+/// `learnable`: each row is 0.15 × its class's prototype (the same for every split of `seed`'s
+/// run) + 0.85 × uniform noise.
+fn synthetic(rows: usize, seed: u64, learnable: bool) -> host::Result<Dataset> {
     let mut rng = host::nn::rng::Rng::new(seed);
-    let x = (0..rows * 784).map(|_| rng.uniform() as f32).collect();
-    let y = (0..rows).map(|_| rng.below(10) as u32).collect();
+    let y: Vec<u32> = (0..rows).map(|_| rng.below(10) as u32).collect();
+    let x = if learnable {
+        let mut protos = host::nn::rng::Rng::new(0x05ee_d0fc_1a55);
+        let proto: Vec<f32> = (0..10 * 784).map(|_| protos.uniform() as f32).collect();
+        let mut x = Vec::with_capacity(rows * 784);
+        for &c in &y {
+            for j in 0..784 {
+                x.push(0.15 * proto[c as usize * 784 + j] + 0.85 * rng.uniform() as f32);
+            }
+        }
+        x
+    } else {
+        (0..rows * 784).map(|_| rng.uniform() as f32).collect()
+    };
     Ok(Dataset::new(x, y, 784, 10)?)
 }
 
 fn load_data(args: &Args) -> host::Result<(Dataset, Dataset, String)> {
     if let Some(rows) = args.synthetic {
-        let train = synthetic(rows, args.seed)?;
-        let test = synthetic((rows / 10).max(1), args.seed ^ 1)?;
-        return Ok((train, test, format!("synthetic: seeded random rows (seed {})", args.seed)));
+        let train = synthetic(rows, args.seed, args.learnable)?;
+        let test = synthetic((rows / 10).max(1), args.seed ^ 1, args.learnable)?;
+        let what = if args.learnable { "class prototypes plus noise" } else { "random rows" };
+        return Ok((train, test, format!("synthetic: seeded {what} (seed {})", args.seed)));
     }
     Ok(match &args.data {
         Some(dir) => {
@@ -206,12 +253,14 @@ fn run(args: Args) -> host::Result<()> {
         let params = io::load(path)?;
         println!("model: {} ({} parameters, sizes {:?}, {:?})", path.display(), params.arch.parameter_count(), params.arch.sizes, params.arch.act);
         let t0 = std::time::Instant::now();
+        let precision = Precision::from(args.precision);
         let acc = match &gpu {
-            Some(g) => train::evaluate_gpu(g, &params, &test_set)?,
-            None => train::evaluate_cpu(&params, &test_set)?,
+            Some(g) => train::evaluate_gpu_with(g, &params, &test_set, precision)?,
+            None if precision == Precision::F32 => train::evaluate_cpu(&params, &test_set)?,
+            None => return Err(host::Error::InvalidArgument { op: "--infer", reason: format!("the CPU reference runs f32 only, not {precision}") }),
         };
         let s = t0.elapsed().as_secs_f64();
-        println!("test accuracy: {:.2}% ({} rows in {:.2} ms)", 100.0 * acc, test_set.rows(), 1e3 * s);
+        println!("test accuracy: {:.2}% ({} rows in {:.2} ms, precision {precision})", 100.0 * acc, test_set.rows(), 1e3 * s);
         return Ok(());
     }
 
@@ -237,6 +286,7 @@ fn run(args: Args) -> host::Result<()> {
             Some(path) => Some(io::load(path)?),
             None => None,
         },
+        precision: args.precision.into(),
     };
     let arch = cfg.architecture(&train_set)?;
     let world = match &spread {
@@ -250,14 +300,15 @@ fn run(args: Args) -> host::Result<()> {
     }
     if !quiet {
         println!(
-            "model: sizes {:?}, {:?}, {} parameters; {:?}; batch {}, {} epochs, seed {}",
+            "model: sizes {:?}, {:?}, {} parameters; {:?}; batch {}, {} epochs, seed {}, precision {}",
             arch.sizes,
             arch.act,
             arch.parameter_count(),
             optimizer,
             cfg.batch,
             cfg.epochs,
-            cfg.seed
+            cfg.seed,
+            cfg.precision
         );
     }
     if let Some(path) = args.load.as_ref().filter(|_| !quiet) {
@@ -268,8 +319,16 @@ fn run(args: Args) -> host::Result<()> {
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
     let mut bar: Option<ProgressBar> = None;
+    let mut csv = match &args.loss_csv {
+        Some(path) if !quiet => Some(LossCsv::open(path, cfg.precision, cfg.seed)?),
+        _ => None,
+    };
     let mut on_progress = |p: Progress| match p {
         _ if quiet => {}
+        p if csv.as_mut().is_some_and(|c| c.record(&p).is_err()) => {
+            eprintln!("warning: could not write the loss CSV; stopping it");
+            csv = None;
+        }
         Progress::EpochStart { epoch, steps } => {
             let b = ProgressBar::new(steps as u64).with_style(style.clone()).with_prefix(format!("{}", epoch + 1));
             bar = Some(b);
@@ -358,4 +417,45 @@ fn steady_rate(epochs: &[train::EpochReport]) -> f64 {
     let steady = if epochs.len() > 1 { &epochs[1..] } else { epochs };
     let (n, s): (f64, f64) = steady.iter().map(|e| (e.samples_per_sec * e.seconds, e.seconds)).fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
     if s > 0.0 { n / s } else { 0.0 }
+}
+
+/// The `--loss-csv` log: one line per running-loss report and per epoch end.
+struct LossCsv {
+    out: std::io::BufWriter<std::fs::File>,
+    precision: Precision,
+    seed: u64,
+    /// Steps of the finished epochs (the global step of a report).
+    steps_before: usize,
+    epoch_steps: usize,
+}
+
+impl LossCsv {
+    fn open(path: &std::path::Path, precision: Precision, seed: u64) -> host::Result<LossCsv> {
+        use std::io::Write;
+        let io = |e: std::io::Error| host::Error::Io(format!("{}: {e}", path.display()));
+        let fresh = !path.exists();
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+        let mut out = std::io::BufWriter::new(file);
+        if fresh {
+            writeln!(out, "precision,seed,epoch,step,global_step,loss,test_accuracy").map_err(io)?;
+        }
+        Ok(LossCsv { out, precision, seed, steps_before: 0, epoch_steps: 0 })
+    }
+
+    fn record(&mut self, p: &Progress) -> std::io::Result<()> {
+        use std::io::Write;
+        let (prec, seed) = (self.precision, self.seed);
+        match p {
+            Progress::EpochStart { steps, .. } => self.epoch_steps = *steps,
+            Progress::Steps { epoch, done, running_loss } => {
+                writeln!(self.out, "{prec},{seed},{},{done},{},{running_loss},", epoch + 1, self.steps_before + done)?;
+            }
+            Progress::EpochEnd(r) => {
+                self.steps_before += self.epoch_steps;
+                writeln!(self.out, "{prec},{seed},{},{},{},{},{}", r.epoch + 1, self.epoch_steps, self.steps_before, r.mean_loss, r.test_accuracy)?;
+                self.out.flush()?;
+            }
+        }
+        Ok(())
+    }
 }

@@ -5,20 +5,8 @@ use crate::buffer::DeviceVector;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 
-/// f32 → bf16 bits, rounding to nearest (ties to even); NaN stays NaN, ±∞ stays ±∞.
-pub fn f32_to_bf16(x: f32) -> u16 {
-    let bits = x.to_bits();
-    if x.is_nan() {
-        return ((bits >> 16) as u16) | 0x0040; // keep the sign, force a quiet NaN
-    }
-    let rounding = 0x7fff + ((bits >> 16) & 1);
-    (bits.wrapping_add(rounding) >> 16) as u16
-}
-
-/// bf16 bits → f32 (exact).
-pub fn bf16_to_f32(h: u16) -> f32 {
-    f32::from_bits(u32::from(h) << 16)
-}
+/// The rounding shared with the kernels (one definition for host and device).
+pub use kernels::math::{bf16_to_f32, f32_to_bf16};
 
 /// A row-major `rows × cols` bf16 matrix on the device.
 pub struct DeviceMatrixBf16 {
@@ -36,6 +24,46 @@ impl DeviceMatrixBf16 {
         }
         let bits: Vec<u16> = data.iter().map(|&x| f32_to_bf16(x)).collect();
         Ok(DeviceMatrixBf16 { data: DeviceVector::from_host(gpu, &bits)?, rows, cols })
+    }
+
+    /// A `rows × cols` bf16 matrix with unspecified contents (to be written by a kernel).
+    pub(crate) fn uninit(gpu: &Gpu, rows: usize, cols: usize) -> Result<Self> {
+        let n = rows.checked_mul(cols).ok_or_else(|| Error::InvalidArgument { op: "DeviceMatrixBf16::uninit", reason: format!("{rows}×{cols} overflows") })?;
+        Ok(DeviceMatrixBf16 { data: DeviceVector::uninit(gpu, n)?, rows, cols })
+    }
+
+    /// Sets every element to the bf16 bits `bits` (e.g. a NaN, 0x7fc0, to poison an output), in
+    /// stream order.
+    pub fn fill_bits(&mut self, gpu: &Gpu, bits: u16) -> Result<()> {
+        if self.data.is_empty() {
+            return Ok(());
+        }
+        gpu.bind()?;
+        // SAFETY: sets exactly the buffer's len() 16-bit words, on our stream.
+        crate::error::check(unsafe { cust::sys::cuMemsetD16Async(self.data.device_ptr(), bits, self.data.len(), gpu.stream().as_inner()) }, "cuMemsetD16Async")
+    }
+
+    /// Overwrites the contents with row-major f32 `data` rounded to bf16 (same shape).
+    pub fn copy_from_f32(&mut self, gpu: &Gpu, data: &[f32]) -> Result<()> {
+        if data.len() != self.data.len() {
+            return Err(Error::DataLength { op: "DeviceMatrixBf16::copy_from_f32", rows: self.rows, cols: self.cols, len: data.len() });
+        }
+        let bits: Vec<u16> = data.iter().map(|&x| f32_to_bf16(x)).collect();
+        self.data.copy_from_host(gpu, &bits)
+    }
+
+    /// Elements (rows·cols).
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The device address as a kernel's `*mut u16` parameter.
+    pub fn as_mut_ptr(&mut self) -> *mut u16 {
+        self.data.device_ptr() as *mut u16
     }
 
     /// The contents widened back to f32 (exact), row-major.

@@ -30,6 +30,9 @@ pub enum Error {
     #[error("PTX {} targets {ptx_arch}, which this GPU (compute capability {major}.{minor}) cannot run; build for an older arch, e.g. `cargo xtask build-ptx --arch sm_80`", path.display())]
     PtxArchUnsupported { path: PathBuf, ptx_arch: String, major: i32, minor: i32 },
 
+    #[error("GPU `{device}` (compute capability {major}.{minor}) cannot run {precision} training: its tensor cores need {needs}; use --precision f32")]
+    UnsupportedPrecision { precision: &'static str, device: String, major: i32, minor: i32, needs: &'static str },
+
     #[error("kernel `{name}` is not in the loaded PTX{hint}")]
     MissingKernel { name: &'static str, hint: &'static str },
 

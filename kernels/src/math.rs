@@ -56,6 +56,32 @@ impl Activation {
     }
 }
 
+/// f32 → bf16 bits, rounding to nearest (ties to even); NaN stays a (quiet) NaN, ±∞ stays ±∞.
+/// Integer arithmetic only, so the kernels (any architecture, no `cvt.rn.bf16.f32`) and the CPU
+/// reference round identically: the mixed-precision training step's bf16 weight and activation
+/// copies are bit-for-bit what the host would produce.
+#[inline(always)]
+pub fn f32_to_bf16(x: f32) -> u16 {
+    let bits = x.to_bits();
+    if x.is_nan() {
+        return ((bits >> 16) as u16) | 0x0040; // keep the sign, force a quiet NaN
+    }
+    let rounding = 0x7fff + ((bits >> 16) & 1);
+    (bits.wrapping_add(rounding) >> 16) as u16
+}
+
+/// bf16 bits → f32 (exact).
+#[inline(always)]
+pub fn bf16_to_f32(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
+/// x rounded to the nearest bf16, as an f32 (the value a bf16 copy of x holds).
+#[inline(always)]
+pub fn round_bf16(x: f32) -> f32 {
+    bf16_to_f32(f32_to_bf16(x))
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

@@ -85,16 +85,18 @@ pub fn adam_update(p: f32, g: f32, m: f32, v: f32, hp: &AdamParams, t: u32) -> (
     (p - hp.lr * m_hat / (sqrt(v_hat) + hp.eps), m, v)
 }
 
-/// p[i], v[i] ← [`sgd_update`](p[i], g[i], v[i]).
+/// p[i], v[i] ← [`sgd_update`](p[i], g[i], v[i]), and, when `p_bf16` is not null,
+/// p_bf16[i] ← bf16(p[i]) of the updated value: the mixed-precision step refreshes the bf16
+/// weight copy its GEMMs read in the same pass as the f32 master update.
 ///
 /// # Safety
-/// `p`, `g` hold `n` f32, and so does `v` unless `hp.momentum == 0` (then it may be null); all
-/// disjoint.
+/// `p`, `g` hold `n` f32, and so does `v` unless `hp.momentum == 0` (then it may be null);
+/// `p_bf16` is null or holds `n` u16 (bf16 bits); all disjoint.
 ///
 /// # Thread mapping
 /// 1-D grid-stride over the elements.
 #[kernel]
-pub unsafe fn sgd_momentum_f32(p: *mut f32, g: *const f32, v: *mut f32, n: usize, hp: SgdParams) {
+pub unsafe fn sgd_momentum_f32(p: *mut f32, g: *const f32, v: *mut f32, p_bf16: *mut u16, n: usize, hp: SgdParams) {
     let stride = thread::grid_stride_x();
     let mut i = thread::index_1d();
     while i < n {
@@ -106,22 +108,26 @@ pub unsafe fn sgd_momentum_f32(p: *mut f32, g: *const f32, v: *mut f32, n: usize
             if hp.momentum != 0.0 {
                 *v.add(i) = nv;
             }
+            if !p_bf16.is_null() {
+                *p_bf16.add(i) = crate::math::f32_to_bf16(np);
+            }
         }
         i += stride;
     }
 }
 
 /// p[i], m[i], v[i] ← [`adam_update`](…, t) with t = step[0] (the number of steps taken,
-/// counting this one).
+/// counting this one), and, when `p_bf16` is not null, p_bf16[i] ← bf16(p[i]) of the updated
+/// value (the mixed-precision step's bf16 weight copy, refreshed in the same pass).
 ///
 /// # Safety
-/// `p`, `g`, `m`, `v` hold `n` f32, disjoint; `step` points to one u32 no kernel of this launch
-/// writes.
+/// `p`, `g`, `m`, `v` hold `n` f32, disjoint; `p_bf16` is null or holds `n` u16, disjoint from
+/// them; `step` points to one u32 no kernel of this launch writes.
 ///
 /// # Thread mapping
 /// 1-D grid-stride over the elements.
 #[kernel]
-pub unsafe fn adam_f32(p: *mut f32, g: *const f32, m: *mut f32, v: *mut f32, n: usize, step: *const u32, hp: AdamParams) {
+pub unsafe fn adam_f32(p: *mut f32, g: *const f32, m: *mut f32, v: *mut f32, p_bf16: *mut u16, n: usize, step: *const u32, hp: AdamParams) {
     // SAFETY: one u32, read only.
     let t = unsafe { *step };
     let stride = thread::grid_stride_x();
@@ -133,6 +139,9 @@ pub unsafe fn adam_f32(p: *mut f32, g: *const f32, m: *mut f32, v: *mut f32, n: 
             *p.add(i) = np;
             *m.add(i) = nm;
             *v.add(i) = nv;
+            if !p_bf16.is_null() {
+                *p_bf16.add(i) = crate::math::f32_to_bf16(np);
+            }
         }
         i += stride;
     }
@@ -156,11 +165,13 @@ pub unsafe fn count_step_u32(counter: *mut u32) {
 /// The next batch: with b = batch[0] (a counter), row i of `dst` is row perm[b·rows + i] of
 /// `src`, and dst_labels[i] = src_labels[perm[b·rows + i]], for i < rows. Rows whose
 /// permutation entry lies past `perm_len`, or names no row of `src`, are left as they were.
+/// Exactly one of `dst` (f32) and `dst_bf16` (the rows rounded to bf16: the mixed-precision
+/// step's first GEMM input, gathered and cast in one pass) is not null.
 ///
 /// # Safety
 /// `src` holds `src_rows·cols` f32 and `src_labels` `src_rows` u32; `perm` holds `perm_len`
-/// u32; `dst` holds `rows·cols` f32 and `dst_labels` `rows` u32; `batch` points to one u32.
-/// Outputs disjoint from inputs.
+/// u32; `dst` (f32) or `dst_bf16` (u16) holds `rows·cols` values, the other is null;
+/// `dst_labels` holds `rows` u32; `batch` points to one u32. Outputs disjoint from inputs.
 ///
 /// # Thread mapping
 /// Block row y copies rows y, y + gridDim.y, … (one permutation lookup per row); its threads
@@ -174,6 +185,7 @@ pub unsafe fn gather_rows_f32(
     perm: *const u32,
     batch: *const u32,
     dst: *mut f32,
+    dst_bf16: *mut u16,
     dst_labels: *mut u32,
     rows: usize,
     cols: usize,
@@ -183,27 +195,43 @@ pub unsafe fn gather_rows_f32(
     // SAFETY: one u32.
     let base = unsafe { *batch } as usize * rows;
     let col_stride = thread::grid_stride_x();
-    let quads = cols % 4 == 0 && src as usize % 16 == 0 && dst as usize % 16 == 0;
+    let bf16 = dst.is_null();
+    let quads = cols % 4 == 0 && src as usize % 16 == 0 && dst as usize % 16 == 0 && dst_bf16 as usize % 8 == 0;
     let mut r = thread::block_idx_y() as usize;
     while r < rows {
         // SAFETY: read only when inside `perm`.
         let s = if base + r < perm_len { (unsafe { *perm.add(base + r) }) as usize } else { usize::MAX };
         if s < src_rows {
-            let (from, to) = (src.wrapping_add(s * cols), dst.wrapping_add(r * cols));
+            let (from, to, to_bf16) = (src.wrapping_add(s * cols), dst.wrapping_add(r * cols), dst_bf16.wrapping_add(r * cols));
             if quads {
                 // Four columns per thread and load (rows of a multiple of 4 floats, 16-byte
                 // aligned): a quarter of the loads in flight for the same bytes.
                 let mut c = 4 * thread::index_1d();
                 while c < cols {
-                    // SAFETY: c + 4 ≤ cols (cols is a multiple of 4); 16-byte aligned rows.
-                    unsafe { *(to.add(c) as *mut F32x4) = *(from.add(c) as *const F32x4) };
+                    // SAFETY: c + 4 ≤ cols (cols is a multiple of 4); 16-byte aligned rows (8-byte
+                    // aligned bf16 rows); the non-null output is written.
+                    unsafe {
+                        let v = *(from.add(c) as *const F32x4);
+                        if bf16 {
+                            let h = v.0.map(crate::math::f32_to_bf16);
+                            *(to_bf16.add(c) as *mut u64) = h[0] as u64 | (h[1] as u64) << 16 | (h[2] as u64) << 32 | (h[3] as u64) << 48;
+                        } else {
+                            *(to.add(c) as *mut F32x4) = v;
+                        }
+                    }
                     c += 4 * col_stride;
                 }
             } else {
                 let mut c = thread::index_1d();
                 while c < cols {
-                    // SAFETY: s < src_rows, r < rows, c < cols.
-                    unsafe { *to.add(c) = *from.add(c) };
+                    // SAFETY: s < src_rows, r < rows, c < cols; the non-null output is written.
+                    unsafe {
+                        if bf16 {
+                            *to_bf16.add(c) = crate::math::f32_to_bf16(*from.add(c));
+                        } else {
+                            *to.add(c) = *from.add(c);
+                        }
+                    }
                     c += col_stride;
                 }
             }

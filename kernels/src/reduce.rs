@@ -35,7 +35,8 @@ pub(crate) use kernel_std::warp::{shfl_xor_f32, shfl_xor_u32, warp_max, warp_sum
 /// # Safety
 /// `dy`, `dz` hold `rows·cols` f32 (row-major) and are equal or disjoint; `y` too unless `act`
 /// is `Identity` (then it is not read and may be null); `db` holds `cols` f32, disjoint from the
-/// rest. With more than one chunk, `ws` holds `strips·chunks·32` f32 and `sem` one zeroed `u32`
+/// rest; `dz_bf16` is null or holds `rows·cols` u16, disjoint from the rest (then dZ rounded to
+/// bf16 is written there too: the mixed-precision backward's GEMM input, with no cast pass). With more than one chunk, `ws` holds `strips·chunks·32` f32 and `sem` one zeroed `u32`
 /// per strip (left zeroed). Launched with [`COL_SUM_BLOCK`] and [`COL_SUM_SHARED_BYTES`] of
 /// dynamic shared memory.
 ///
@@ -53,6 +54,7 @@ pub unsafe fn act_backward_col_sum_f32(
     dy: *const f32,
     y: *const f32,
     dz: *mut f32,
+    dz_bf16: *mut u16,
     db: *mut f32,
     rows: usize,
     cols: usize,
@@ -83,6 +85,10 @@ pub unsafe fn act_backward_col_sum_f32(
             } else if dz as *const f32 != dy {
                 // SAFETY: as above.
                 unsafe { *dz.add(i) = g };
+            }
+            if !dz_bf16.is_null() {
+                // SAFETY: as above.
+                unsafe { *dz_bf16.add(i) = crate::math::f32_to_bf16(g) };
             }
             acc += g;
             r += lanes;

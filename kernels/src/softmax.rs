@@ -60,12 +60,14 @@ pub fn xent_row_loss(max: f32, sum: f32, z_label: f32) -> f32 {
 }
 
 /// For each row r of `logits` (rows×cols): row_loss[r] = −log softmax(z)[label[r]] and
-/// dlogits[r, c] = grad_scale·(softmax(z)[c] − [c = label[r]]), z max-subtracted.
+/// dlogits[r, c] = grad_scale·(softmax(z)[c] − [c = label[r]]), z max-subtracted; when
+/// `dlogits_bf16` is not null, also its bf16 rounding there (the mixed-precision backward's
+/// GEMM input, written in the same pass rather than by a cast).
 ///
 /// # Safety
-/// `logits`, `dlogits` hold `rows·cols` f32 and are equal or disjoint; `labels` holds `rows`
-/// u32; `row_loss` holds `rows` f32. A label ≥ cols makes that row's loss NaN (and its gradient
-/// the softmax alone).
+/// `logits`, `dlogits` hold `rows·cols` f32 and are equal or disjoint; `dlogits_bf16` is null or
+/// holds `rows·cols` u16, disjoint from the rest; `labels` holds `rows` u32; `row_loss` holds
+/// `rows` f32. A label ≥ cols makes that row's loss NaN (and its gradient the softmax alone).
 ///
 /// # Parameters
 /// `grad_scale`: usually 1/batch, so dlogits is the gradient of the batch's mean loss.
@@ -74,7 +76,16 @@ pub fn xent_row_loss(max: f32, sum: f32, z_label: f32) -> f32 {
 /// One warp per row (grid-stride over rows, [`ROWS_PER_BLOCK`] per block); lanes stride over the
 /// columns; the maximum and the sum are warp shuffles.
 #[kernel]
-pub unsafe fn softmax_xent_f32(logits: *const f32, labels: *const u32, dlogits: *mut f32, row_loss: *mut f32, rows: usize, cols: usize, grad_scale: f32) {
+pub unsafe fn softmax_xent_f32(
+    logits: *const f32,
+    labels: *const u32,
+    dlogits: *mut f32,
+    dlogits_bf16: *mut u16,
+    row_loss: *mut f32,
+    rows: usize,
+    cols: usize,
+    grad_scale: f32,
+) {
     let lane = thread::lane_id() as usize;
     let warps_per_block = (thread::block_dim_x() / 32) as usize;
     let mut row = thread::block_idx_x() as usize * warps_per_block + thread::warp_id() as usize;
@@ -116,8 +127,14 @@ pub unsafe fn softmax_xent_f32(logits: *const f32, labels: *const u32, dlogits: 
             } else {
                 0.0
             };
-            // SAFETY: c < cols; only this lane touches element (row, c).
-            unsafe { *dlogits.add(row * cols + c) = grad_scale * (p - onehot) };
+            let g = grad_scale * (p - onehot);
+            // SAFETY: c < cols; only this lane touches element (row, c) of either output.
+            unsafe {
+                *dlogits.add(row * cols + c) = g;
+                if !dlogits_bf16.is_null() {
+                    *dlogits_bf16.add(row * cols + c) = math::f32_to_bf16(g);
+                }
+            }
             c += 32;
         }
         if label < cols && lane == label % 32 {

@@ -49,7 +49,18 @@ fn digits_split() -> Result<(Dataset, Dataset), String> {
 }
 
 fn config(optimizer: Optimizer, graph: bool) -> TrainConfig {
-    TrainConfig { hidden: vec![48, 32], act: Activation::Relu, epochs: 1, batch: 64, optimizer, seed: 5, log_every: 0, graph, init: None }
+    TrainConfig {
+        hidden: vec![48, 32],
+        act: Activation::Relu,
+        epochs: 1,
+        batch: 64,
+        optimizer,
+        seed: 5,
+        log_every: 0,
+        graph,
+        init: None,
+        precision: host::nn::Precision::F32,
+    }
 }
 
 fn flat(p: &Params) -> Vec<f32> {

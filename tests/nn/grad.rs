@@ -1,7 +1,7 @@
 use host::Error;
 use host::nn::cpu::{self, CpuMlp};
 use host::nn::train::{self, TrainConfig};
-use host::nn::{Activation, Architecture, Optimizer, Params, data};
+use host::nn::{Activation, Architecture, Optimizer, Params, Precision, data};
 use integration_tests::{Suite, uniform};
 use rand::Rng;
 
@@ -124,7 +124,18 @@ pub fn register(s: &mut Suite) {
         let d = data::digits().map_err(|e| e.to_string())?;
         let (tr, te) = d.stratified_split(0.2, 3).map_err(|e| e.to_string())?;
         for (act, opt) in [(Activation::Relu, Optimizer::sgd(0.05, 0.9)), (Activation::Tanh, Optimizer::adam(0.003))] {
-            let cfg = TrainConfig { hidden: vec![32], act, epochs: 6, batch: 32, optimizer: opt, seed: 5, log_every: 0, graph: false, init: None };
+            let cfg = TrainConfig {
+                hidden: vec![32],
+                act,
+                epochs: 6,
+                batch: 32,
+                optimizer: opt,
+                seed: 5,
+                log_every: 0,
+                graph: false,
+                init: None,
+                precision: Precision::F32,
+            };
             let out = train::train_cpu(&cfg, &tr, &te, &mut |_| {}).map_err(|e| e.to_string())?;
             let (first, last) = (out.epochs[0].mean_loss, out.epochs.last().expect("epochs").mean_loss);
             eprintln!("cpu {act:?}: loss {first:.3} → {last:.3}, test accuracy {:.2}%", 100.0 * out.test_accuracy);

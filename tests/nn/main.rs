@@ -14,6 +14,7 @@ mod gpu;
 mod grad;
 mod kernels;
 mod model_io;
+mod precision;
 
 /// A CUDA graph capture must not overlap synchronous copies (legacy default stream) from other
 /// threads on the same device, so the tests that capture run alone and the other GPU tests of
@@ -49,6 +50,7 @@ fn main() {
     data::register(&mut suite);
     grad::register(&mut suite);
     model_io::register(&mut suite);
+    precision::register(&mut suite);
     kernels::register(&mut suite);
     gpu::register(&mut suite);
     suite.run()

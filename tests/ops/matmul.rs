@@ -439,7 +439,7 @@ pub fn check_gemm_bf16(
         dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-    let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
+    let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act, bf16_copy: None };
     let r = match splits {
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
         Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
@@ -535,7 +535,7 @@ pub fn check_gemm_split(
         dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-    let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act };
+    let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act, bf16_copy: None };
     match splits {
         None => gpu(gemm(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel))?,
         Some(splits) => gpu(gemm_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, GemmPlan { kernel, splits }))?,

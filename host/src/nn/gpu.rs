@@ -7,12 +7,13 @@
 
 use super::data::Dataset;
 use super::graph::CudaGraph;
-use super::{Activation, Architecture, LayerParams, Optimizer, Params};
+use super::{Activation, Architecture, LayerParams, Optimizer, Params, Precision};
 use crate::buffer::{DeviceMatrix, DeviceVector};
+use crate::buffer_bf16::DeviceMatrixBf16;
 use crate::context::Gpu;
 use crate::error::{Error, Result, check};
 use crate::nccl::Communicator;
-use crate::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm};
+use crate::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
 use crate::ops::{optim, reduce, softmax};
 
 /// Rows evaluated per forward pass by [`Mlp::evaluate`].
@@ -46,16 +47,70 @@ pub(crate) fn upload_u32(gpu: &Gpu, dst: &mut DeviceVector<u32>, src: &[u32]) ->
     )
 }
 
+/// Whether `gpu` can run `precision` ([`Precision::check_device`] with this device's compute
+/// capability and whether its PTX has the `wgmma` kernels): `Err` below sm_80, `Ok(Some(notice))`
+/// when the tensor-core GEMMs fall back to `mma.sync`.
+pub fn check_precision(gpu: &Gpu, precision: Precision) -> Result<Option<String>> {
+    let wgmma = match precision {
+        Precision::Bf16 => gpu.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK),
+        _ => gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK),
+    };
+    precision.check_device(&gpu.info().name, gpu.info().compute_capability, wgmma)
+}
+
+/// A layer's input: f32 (the f32 and TF32 modes) or the bf16 copy (the bf16 mode).
+#[derive(Clone, Copy)]
+pub enum LayerInput<'a> {
+    F32(&'a DeviceMatrix),
+    Bf16(&'a DeviceMatrixBf16),
+}
+
 /// A dense layer y = act(x·Wᵀ + b) on the GPU: W is out×in (PyTorch's `Linear` layout).
 pub struct Linear {
+    /// The f32 weights (the master copy in the bf16 mode: the optimizer updates these).
     pub w: DeviceMatrix,
     pub b: DeviceVector<f32>,
     pub act: Activation,
+    /// The bf16 mode's copy of `w` that the GEMMs read, rewritten by every optimizer step.
+    pub w_bf16: Option<DeviceMatrixBf16>,
+    /// The arithmetic of this layer's GEMMs.
+    pub precision: Precision,
 }
 
 impl Linear {
     pub fn from_host(gpu: &Gpu, p: &LayerParams, act: Activation) -> Result<Linear> {
-        Ok(Linear { w: DeviceMatrix::from_host(gpu, p.outputs, p.inputs, &p.w)?, b: DeviceVector::from_host(gpu, &p.b)?, act })
+        Linear::with_precision(gpu, p, act, Precision::F32)
+    }
+
+    /// A layer whose GEMMs run in `precision` (bf16: a bf16 copy of W is made here, rounded by the
+    /// same function the optimizer kernels use).
+    pub fn with_precision(gpu: &Gpu, p: &LayerParams, act: Activation, precision: Precision) -> Result<Linear> {
+        let w_bf16 = match precision {
+            Precision::Bf16 => Some(DeviceMatrixBf16::from_f32(gpu, p.outputs, p.inputs, &p.w)?),
+            _ => None,
+        };
+        Ok(Linear { w: DeviceMatrix::from_host(gpu, p.outputs, p.inputs, &p.w)?, b: DeviceVector::from_host(gpu, &p.b)?, act, w_bf16, precision })
+    }
+
+    /// The f32-input GEMM kernel of this layer's precision.
+    fn kernel(&self) -> GemmKernel {
+        layer_kernel(self.precision)
+    }
+
+    /// The bf16 weights (bf16 mode only).
+    fn w_bf16(&self, op: &'static str) -> Result<&DeviceMatrixBf16> {
+        self.w_bf16.as_ref().ok_or_else(|| Error::InvalidArgument { op, reason: "a bf16 input needs a layer built with Precision::Bf16".into() })
+    }
+
+    /// y = act(x·Wᵀ + b) from either input kind (bf16 inputs need the bf16 mode); with
+    /// `y_bf16`, the epilogue also writes y rounded to bf16 there (the next layer's input).
+    pub fn forward_input(&self, gpu: &Gpu, x: LayerInput<'_>, y: &mut DeviceMatrix, y_bf16: Option<&DeviceMatrixBf16>) -> Result<()> {
+        let mut epi = Epilogue::bias_act(&self.b, self.act);
+        epi.bf16_copy = y_bf16;
+        match x {
+            LayerInput::F32(x) => gemm(gpu, x, Transpose::No, &self.w, Transpose::Yes, epi, y, self.kernel()),
+            LayerInput::Bf16(x) => gemm_bf16(gpu, x, Transpose::No, self.w_bf16("Linear::forward")?, Transpose::Yes, epi, y),
+        }
     }
 
     pub fn inputs(&self) -> usize {
@@ -66,19 +121,33 @@ impl Linear {
         self.w.rows()
     }
 
-    /// y = act(x·Wᵀ + b): one GEMM with the bias and activation in its epilogue.
+    /// y = act(x·Wᵀ + b): one GEMM with the bias and activation in its epilogue (in the f32 or
+    /// TF32 mode).
     pub fn forward(&self, gpu: &Gpu, x: &DeviceMatrix, y: &mut DeviceMatrix) -> Result<()> {
-        gemm(gpu, x, Transpose::No, &self.w, Transpose::Yes, Epilogue::bias_act(&self.b, self.act), y, GemmKernel::Auto)
+        self.forward_input(gpu, LayerInput::F32(x), y, None)
+    }
+
+    /// dW = dZᵀ·x (in this layer's precision; `epi` α = −lr, β = 1 makes it plain SGD's update).
+    fn weight_grad_with(&self, gpu: &Gpu, dz: LayerInput<'_>, x: LayerInput<'_>, epi: Epilogue<'_>, dw: &mut DeviceMatrix) -> Result<()> {
+        weight_grad_update(gpu, self.kernel(), dz, x, epi, dw)
     }
 
     /// dW = dZᵀ·x.
     pub fn weight_grad(&self, gpu: &Gpu, dz: &DeviceMatrix, x: &DeviceMatrix, dw: &mut DeviceMatrix) -> Result<()> {
-        gemm(gpu, dz, Transpose::Yes, x, Transpose::No, Epilogue::default(), dw, GemmKernel::Auto)
+        self.weight_grad_with(gpu, LayerInput::F32(dz), LayerInput::F32(x), Epilogue::default(), dw)
+    }
+
+    /// dX = dZ·W (the gradient w.r.t. this layer's input), from either input kind.
+    pub fn input_grad_input(&self, gpu: &Gpu, dz: LayerInput<'_>, dx: &mut DeviceMatrix) -> Result<()> {
+        match dz {
+            LayerInput::F32(dz) => gemm(gpu, dz, Transpose::No, &self.w, Transpose::No, Epilogue::default(), dx, self.kernel()),
+            LayerInput::Bf16(dz) => gemm_bf16(gpu, dz, Transpose::No, self.w_bf16("Linear::input_grad")?, Transpose::No, Epilogue::default(), dx),
+        }
     }
 
     /// dX = dZ·W (the gradient w.r.t. this layer's input).
     pub fn input_grad(&self, gpu: &Gpu, dz: &DeviceMatrix, dx: &mut DeviceMatrix) -> Result<()> {
-        gemm(gpu, dz, Transpose::No, &self.w, Transpose::No, Epilogue::default(), dx, GemmKernel::Auto)
+        self.input_grad_input(gpu, LayerInput::F32(dz), dx)
     }
 
     pub fn to_host(&self, gpu: &Gpu) -> Result<LayerParams> {
@@ -110,14 +179,31 @@ impl DeviceDataset {
     }
 }
 
-/// The outputs of every layer for a batch of fixed size (the last holds the logits).
+/// The outputs of every layer for a batch of fixed size (the last holds the logits); in the
+/// bf16 mode also the batch's bf16 input and the hidden layers' bf16 outputs, which their
+/// forward GEMMs' epilogues write beside the f32 ones.
 pub struct ForwardBuffers {
     pub ys: Vec<DeviceMatrix>,
+    /// bf16 mode: the input batch in bf16 (gathered and rounded in one pass).
+    pub x_bf16: Option<DeviceMatrixBf16>,
+    /// bf16 mode: the hidden layers' outputs in bf16 (empty otherwise).
+    pub ys_bf16: Vec<DeviceMatrixBf16>,
 }
 
 impl ForwardBuffers {
     pub fn new(gpu: &Gpu, arch: &Architecture, rows: usize) -> Result<ForwardBuffers> {
-        Ok(ForwardBuffers { ys: arch.sizes[1..].iter().map(|&n| DeviceMatrix::uninit(gpu, rows, n)).collect::<Result<_>>()? })
+        ForwardBuffers::with_precision(gpu, arch, rows, Precision::F32)
+    }
+
+    /// Buffers for a network running in `precision`.
+    pub fn with_precision(gpu: &Gpu, arch: &Architecture, rows: usize, precision: Precision) -> Result<ForwardBuffers> {
+        let bf16 = precision == Precision::Bf16;
+        let hidden = &arch.sizes[1..arch.sizes.len() - 1];
+        Ok(ForwardBuffers {
+            ys: arch.sizes[1..].iter().map(|&n| DeviceMatrix::uninit(gpu, rows, n)).collect::<Result<_>>()?,
+            x_bf16: if bf16 { Some(DeviceMatrixBf16::uninit(gpu, rows, arch.sizes[0])?) } else { None },
+            ys_bf16: if bf16 { hidden.iter().map(|&n| DeviceMatrixBf16::uninit(gpu, rows, n)).collect::<Result<_>>()? } else { Vec::new() },
+        })
     }
 
     pub fn rows(&self) -> usize {
@@ -133,38 +219,90 @@ impl ForwardBuffers {
 pub struct Mlp {
     pub arch: Architecture,
     pub layers: Vec<Linear>,
+    pub precision: Precision,
 }
 
 impl Mlp {
     pub fn from_params(gpu: &Gpu, params: &Params) -> Result<Mlp> {
+        Mlp::with_precision(gpu, params, Precision::F32)
+    }
+
+    /// A network whose GEMMs run in `precision`, from f32 parameters (saved files always hold
+    /// them). A precision the device cannot run is an [`Error::UnsupportedPrecision`]; see
+    /// [`check_precision`] for the notice of the `mma.sync` fallback.
+    pub fn with_precision(gpu: &Gpu, params: &Params, precision: Precision) -> Result<Mlp> {
         params.validate()?;
-        let layers = params.layers.iter().enumerate().map(|(l, p)| Linear::from_host(gpu, p, params.arch.act_of(l))).collect::<Result<_>>()?;
-        Ok(Mlp { arch: params.arch.clone(), layers })
+        check_precision(gpu, precision)?;
+        let layers = params.layers.iter().enumerate().map(|(l, p)| Linear::with_precision(gpu, p, params.arch.act_of(l), precision)).collect::<Result<_>>()?;
+        Ok(Mlp { arch: params.arch.clone(), layers, precision })
+    }
+
+    /// Buffers for a forward pass of `rows` rows in this network's precision.
+    pub fn forward_buffers(&self, gpu: &Gpu, rows: usize) -> Result<ForwardBuffers> {
+        ForwardBuffers::with_precision(gpu, &self.arch, rows, self.precision)
     }
 
     pub fn to_params(&self, gpu: &Gpu) -> Result<Params> {
         Ok(Params { arch: self.arch.clone(), layers: self.layers.iter().map(|l| l.to_host(gpu)).collect::<Result<_>>()? })
     }
 
-    /// Runs every layer on `x` (rows×inputs) into `out`.
+    /// Runs every layer on `x` (rows×inputs) into `out` (f32 and TF32 networks; a bf16 network
+    /// takes its input from `out.x_bf16`: [`Mlp::forward_bf16`]).
     pub fn forward(&self, gpu: &Gpu, x: &DeviceMatrix, out: &mut ForwardBuffers) -> Result<()> {
         crate::ops::expect_shape("Mlp::forward", "input shape", (out.rows(), self.arch.sizes[0]), x.shape())?;
+        if self.precision == Precision::Bf16 {
+            return Err(Error::InvalidArgument { op: "Mlp::forward", reason: "a bf16 network reads a bf16 input: use forward_bf16".into() });
+        }
+        self.forward_layers(gpu, LayerInput::F32(x), out)
+    }
+
+    /// Runs every layer of a bf16 network on the batch in `out.x_bf16`: each hidden layer's
+    /// epilogue writes its output in f32 and in bf16 (the next layer's input).
+    pub fn forward_bf16(&self, gpu: &Gpu, out: &mut ForwardBuffers) -> Result<()> {
+        let missing = || Error::InvalidArgument { op: "Mlp::forward_bf16", reason: "needs a bf16 network and its buffers (Mlp::forward_buffers)".into() };
+        if self.precision != Precision::Bf16 {
+            return Err(missing());
+        }
+        let x = out.x_bf16.take().ok_or_else(missing)?;
+        let r = crate::ops::expect_shape("Mlp::forward_bf16", "input shape", (out.rows(), self.arch.sizes[0]), x.shape())
+            .and_then(|()| self.forward_layers(gpu, LayerInput::Bf16(&x), out));
+        out.x_bf16 = Some(x);
+        r
+    }
+
+    /// The layers in order; bf16 inputs after the first come from `out.ys_bf16`.
+    fn forward_layers(&self, gpu: &Gpu, x: LayerInput<'_>, out: &mut ForwardBuffers) -> Result<()> {
+        let bf16 = matches!(x, LayerInput::Bf16(_));
+        if bf16 && out.ys_bf16.len() + 1 != self.layers.len() {
+            return Err(Error::InvalidArgument { op: "Mlp::forward", reason: "bf16 buffers missing: build them with Mlp::forward_buffers".into() });
+        }
         for l in 0..self.layers.len() {
             let (done, rest) = out.ys.split_at_mut(l);
-            let input = if l == 0 { x } else { &done[l - 1] };
-            self.layers[l].forward(gpu, input, &mut rest[0])?;
+            let input = match l {
+                0 => x,
+                _ if bf16 => LayerInput::Bf16(&out.ys_bf16[l - 1]),
+                _ => LayerInput::F32(&done[l - 1]),
+            };
+            self.layers[l].forward_input(gpu, input, &mut rest[0], if bf16 { out.ys_bf16.get(l) } else { None })?;
         }
         Ok(())
     }
 
-    /// Logits of `x` (rows×inputs, row-major host data), copied back.
+    /// Logits of `x` (rows×inputs, row-major host data), copied back; in this network's
+    /// precision (a bf16 network rounds `x` to bf16 on the host, as the gather would).
     pub fn logits(&self, gpu: &Gpu, x: &[f32], rows: usize) -> Result<Vec<f32>> {
         let dx = DeviceMatrix::from_host(gpu, rows, self.arch.sizes[0], x)?;
-        let mut out = ForwardBuffers::new(gpu, &self.arch, rows)?;
+        let mut out = self.forward_buffers(gpu, rows)?;
         for y in &mut out.ys {
             y.fill(gpu, f32::NAN)?;
         }
-        self.forward(gpu, &dx, &mut out)?;
+        match &mut out.x_bf16 {
+            Some(xb) => {
+                xb.copy_from_f32(gpu, x)?;
+                self.forward_bf16(gpu, &mut out)?;
+            }
+            None => self.forward(gpu, &dx, &mut out)?,
+        }
         out.logits().to_host(gpu)
     }
 
@@ -190,11 +328,18 @@ impl Mlp {
             let mut x = DeviceMatrix::uninit(gpu, size, data.x.cols())?;
             let mut labels = DeviceVector::<u32>::uninit(gpu, size)?;
             let mut pred = DeviceVector::<u32>::uninit(gpu, size)?;
-            let mut out = ForwardBuffers::new(gpu, &self.arch, size)?;
+            let mut out = self.forward_buffers(gpu, size)?;
             for _ in 0..count {
-                optim::gather_rows(gpu, &data.x, &data.y, &perm, &batch, &mut x, &mut labels)?;
+                match &mut out.x_bf16 {
+                    Some(xb) => optim::gather_rows_bf16(gpu, &data.x, &data.y, &perm, &batch, xb, &mut labels)?,
+                    None => optim::gather_rows(gpu, &data.x, &data.y, &perm, &batch, &mut x, &mut labels)?,
+                }
                 optim::count_step(gpu, &mut batch)?;
-                self.forward(gpu, &x, &mut out)?;
+                if out.x_bf16.is_some() {
+                    self.forward_bf16(gpu, &mut out)?;
+                } else {
+                    self.forward(gpu, &x, &mut out)?;
+                }
                 softmax::argmax_count(gpu, out.logits(), &labels, &mut pred, &mut correct)?;
             }
             gpu.synchronize()?;
@@ -219,6 +364,9 @@ pub struct Trainer {
     labels: DeviceVector<u32>,
     out: ForwardBuffers,
     dz: Vec<DeviceMatrix>,
+    /// bf16 mode: dZ of every layer in bf16 (written beside dz by the softmax and the activation
+    /// backward kernels), the backward GEMMs' input.
+    dz_bf16: Vec<DeviceMatrixBf16>,
     dw: Vec<DeviceMatrix>,
     db: Vec<DeviceVector<f32>>,
     state: Vec<State>,
@@ -242,8 +390,14 @@ impl Trainer {
     /// A trainer for `params` on `data` with batches of `batch` rows. Its first order of the
     /// rows is 0..rows; call [`Trainer::set_order`] to shuffle.
     pub fn new(gpu: &Gpu, params: &Params, opt: Optimizer, batch: usize, data: DeviceDataset) -> Result<Trainer> {
+        Trainer::with_precision(gpu, params, opt, batch, data, Precision::F32)
+    }
+
+    /// [`Trainer::new`] with the step's GEMMs in `precision` (f32 master weights and optimizer
+    /// state in every mode; see [`Precision`]).
+    pub fn with_precision(gpu: &Gpu, params: &Params, opt: Optimizer, batch: usize, data: DeviceDataset, precision: Precision) -> Result<Trainer> {
         opt.validate()?;
-        let mlp = Mlp::from_params(gpu, params)?;
+        let mlp = Mlp::with_precision(gpu, params, precision)?;
         let arch = &params.arch;
         crate::ops::expect_shape("Trainer", "features of the data", arch.sizes[0], data.x.cols())?;
         crate::ops::expect_shape("Trainer", "classes of the data", *arch.sizes.last().expect("sizes"), data.classes)?;
@@ -266,8 +420,12 @@ impl Trainer {
         let t = Trainer {
             x: DeviceMatrix::uninit(gpu, batch, arch.sizes[0])?,
             labels: DeviceVector::uninit(gpu, batch)?,
-            out: ForwardBuffers::new(gpu, arch, batch)?,
+            out: mlp.forward_buffers(gpu, batch)?,
             dz: arch.sizes[1..].iter().map(|&n| DeviceMatrix::uninit(gpu, batch, n)).collect::<Result<_>>()?,
+            dz_bf16: match precision {
+                Precision::Bf16 => arch.sizes[1..].iter().map(|&n| DeviceMatrixBf16::uninit(gpu, batch, n)).collect::<Result<_>>()?,
+                _ => Vec::new(),
+            },
             dw: params.layers.iter().map(|p| DeviceMatrix::uninit(gpu, p.outputs, p.inputs)).collect::<Result<_>>()?,
             db: params.layers.iter().map(|p| DeviceVector::uninit(gpu, p.outputs)).collect::<Result<_>>()?,
             state,
@@ -396,39 +554,67 @@ impl Trainer {
         Ok(())
     }
 
-    /// The launches of one step, in order.
+    /// The launches of one step, in order. In the bf16 mode every GEMM reads bf16 copies that
+    /// the kernel before it wrote beside its f32 output: the gather (the batch), each forward
+    /// GEMM's epilogue (the hidden outputs), the softmax and the activation backward (dZ), and
+    /// the optimizer (the weights; plain SGD's update GEMM writes them in its epilogue).
     fn record_step(&mut self, gpu: &Gpu) -> Result<()> {
         let nl = self.mlp.layers.len();
-        optim::gather_rows(gpu, &self.data.x, &self.data.y, &self.perm, &self.batch_no, &mut self.x, &mut self.labels)?;
+        let bf16 = self.mlp.precision == Precision::Bf16;
+        match &mut self.out.x_bf16 {
+            Some(xb) => optim::gather_rows_bf16(gpu, &self.data.x, &self.data.y, &self.perm, &self.batch_no, xb, &mut self.labels)?,
+            None => optim::gather_rows(gpu, &self.data.x, &self.data.y, &self.perm, &self.batch_no, &mut self.x, &mut self.labels)?,
+        }
         optim::count_step(gpu, &mut self.batch_no)?;
-        self.mlp.forward(gpu, &self.x, &mut self.out)?;
+        if bf16 {
+            self.mlp.forward_bf16(gpu, &mut self.out)?;
+        } else {
+            self.mlp.forward(gpu, &self.x, &mut self.out)?;
+        }
         let scale = 1.0 / self.loss_rows as f32;
-        softmax::softmax_cross_entropy(gpu, self.out.logits(), &self.labels, scale, &mut self.dz[nl - 1], &mut self.row_loss)?;
+        softmax::softmax_cross_entropy_into(gpu, self.out.logits(), &self.labels, scale, &mut self.dz[nl - 1], self.dz_bf16.last_mut(), &mut self.row_loss)?;
         reduce::sum_scaled_accumulate(gpu, &self.row_loss, &mut self.loss_sum, scale)?;
         reduce::col_sum(gpu, &self.dz[nl - 1], &mut self.db[nl - 1])?;
         // Plain SGD (no momentum, no weight decay) updates each W inside its weight-gradient
         // GEMM: W = W + (−lr)·dZᵀ·x (β = 1), the same two roundings as `sgd_update`'s
-        // w − lr·g, so the same bits, with one launch and one pass over dW fewer per layer.
-        // Not in a data-parallel run, where dW must be summed over the replicas first.
+        // w − lr·g, so the same bits, with one launch and one pass over dW fewer per layer (in
+        // the bf16 mode the same epilogue rewrites W's bf16 copy). Not in a data-parallel run,
+        // where dW must be summed over the replicas first.
         let fused = match self.opt {
             Optimizer::Sgd(hp) if hp.momentum == 0.0 && hp.weight_decay == 0.0 && self.comm.is_none() => Some(hp.lr),
             _ => None,
         };
         for l in (0..nl).rev() {
-            let input = if l == 0 { &self.x } else { &self.out.ys[l - 1] };
             if l > 0 {
                 // Before this layer's W changes.
                 let (lower, upper) = self.dz.split_at_mut(l);
-                self.mlp.layers[l].input_grad(gpu, &upper[0], &mut lower[l - 1])?;
-                reduce::act_backward_col_sum(gpu, &mut lower[l - 1], &self.out.ys[l - 1], self.mlp.layers[l - 1].act, &mut self.db[l - 1])?;
+                let dz = match self.dz_bf16.get(l) {
+                    Some(d) => LayerInput::Bf16(d),
+                    None => LayerInput::F32(&upper[0]),
+                };
+                self.mlp.layers[l].input_grad_input(gpu, dz, &mut lower[l - 1])?;
+                let act = self.mlp.layers[l - 1].act;
+                match self.dz_bf16.get_mut(l - 1) {
+                    Some(copy) => reduce::act_backward_col_sum_bf16(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
+                    None => reduce::act_backward_col_sum(gpu, &mut lower[l - 1], &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
+                }
             }
+            let (input, dz) = match (bf16, l) {
+                (true, 0) => {
+                    let x = self.out.x_bf16.as_ref().ok_or_else(|| Error::InvalidArgument { op: "Trainer", reason: "bf16 input buffer missing".into() })?;
+                    (LayerInput::Bf16(x), LayerInput::Bf16(&self.dz_bf16[l]))
+                }
+                (true, _) => (LayerInput::Bf16(&self.out.ys_bf16[l - 1]), LayerInput::Bf16(&self.dz_bf16[l])),
+                (false, 0) => (LayerInput::F32(&self.x), LayerInput::F32(&self.dz[l])),
+                (false, _) => (LayerInput::F32(&self.out.ys[l - 1]), LayerInput::F32(&self.dz[l])),
+            };
             match fused {
                 Some(lr) => {
                     let layer = &mut self.mlp.layers[l];
-                    let update = Epilogue { alpha: -lr, beta: 1.0, ..Epilogue::default() };
-                    gemm(gpu, &self.dz[l], Transpose::Yes, input, Transpose::No, update, &mut layer.w, GemmKernel::Auto)?;
+                    let update = Epilogue { alpha: -lr, beta: 1.0, bf16_copy: layer.w_bf16.as_ref(), ..Epilogue::default() };
+                    weight_grad_update(gpu, layer_kernel(layer.precision), dz, input, update, &mut layer.w)?;
                 }
-                None => self.mlp.layers[l].weight_grad(gpu, &self.dz[l], input, &mut self.dw[l])?,
+                None => self.mlp.layers[l].weight_grad_with(gpu, dz, input, Epilogue::default(), &mut self.dw[l])?,
             }
             if let Some(comm) = &self.comm {
                 // This layer's bucket: dW and db are final (db[l] came from layer l + 1's backward).
@@ -449,14 +635,21 @@ impl Trainer {
             match self.opt {
                 Optimizer::Sgd(hp) => {
                     if fused.is_none() {
-                        optim::sgd_step(gpu, &mut layer.w, &self.dw[l], st.w[0].as_mut(), hp)?;
+                        match &mut layer.w_bf16 {
+                            Some(copy) => optim::sgd_step_bf16(gpu, &mut layer.w, copy, &self.dw[l], st.w[0].as_mut(), hp)?,
+                            None => optim::sgd_step(gpu, &mut layer.w, &self.dw[l], st.w[0].as_mut(), hp)?,
+                        }
                     }
                     optim::sgd_step(gpu, &mut layer.b, &self.db[l], st.b[0].as_mut(), hp)?;
                 }
                 Optimizer::Adam(hp) => {
                     let missing = || Error::InvalidArgument { op: "Trainer", reason: "Adam state missing".into() };
                     let [m, v] = &mut st.w;
-                    optim::adam_step(gpu, &mut layer.w, &self.dw[l], m.as_mut().ok_or_else(missing)?, v.as_mut().ok_or_else(missing)?, &self.steps, hp)?;
+                    let (m, v) = (m.as_mut().ok_or_else(missing)?, v.as_mut().ok_or_else(missing)?);
+                    match &mut layer.w_bf16 {
+                        Some(copy) => optim::adam_step_bf16(gpu, &mut layer.w, copy, &self.dw[l], m, v, &self.steps, hp)?,
+                        None => optim::adam_step(gpu, &mut layer.w, &self.dw[l], m, v, &self.steps, hp)?,
+                    }
                     let [m, v] = &mut st.b;
                     optim::adam_step(gpu, &mut layer.b, &self.db[l], m.as_mut().ok_or_else(missing)?, v.as_mut().ok_or_else(missing)?, &self.steps, hp)?;
                 }
@@ -478,5 +671,24 @@ impl Trainer {
     /// The current parameters, copied back.
     pub fn params(&self, gpu: &Gpu) -> Result<Params> {
         self.mlp.to_params(gpu)
+    }
+}
+
+/// The f32-input GEMM kernel of a precision (TF32 tensor cores or the CUDA cores).
+fn layer_kernel(precision: Precision) -> GemmKernel {
+    match precision {
+        Precision::Tf32 => GemmKernel::Tf32Auto,
+        _ => GemmKernel::Auto,
+    }
+}
+
+/// dW = epilogue(dZᵀ·x) from f32 or bf16 operands; with α = −lr, β = 1 and W as the output it is
+/// plain SGD's update inside the weight-gradient GEMM (`epi.bf16_copy` then refreshes W's bf16
+/// copy).
+fn weight_grad_update(gpu: &Gpu, kernel: GemmKernel, dz: LayerInput<'_>, x: LayerInput<'_>, epi: Epilogue<'_>, w: &mut DeviceMatrix) -> Result<()> {
+    match (dz, x) {
+        (LayerInput::F32(dz), LayerInput::F32(x)) => gemm(gpu, dz, Transpose::Yes, x, Transpose::No, epi, w, kernel),
+        (LayerInput::Bf16(dz), LayerInput::Bf16(x)) => gemm_bf16(gpu, dz, Transpose::Yes, x, Transpose::No, epi, w),
+        _ => Err(Error::InvalidArgument { op: "Linear::weight_grad", reason: "dZ and x must both be f32 or both bf16".into() }),
     }
 }

@@ -19,11 +19,13 @@ pub mod gpu;
 pub mod graph;
 pub mod io;
 pub mod parallel;
+pub mod precision;
 pub mod rng;
 pub mod train;
 
 pub use kernels::math::Activation;
 pub use kernels::optim::{AdamParams, SgdParams};
+pub use precision::Precision;
 
 use crate::error::{Error, Result};
 use rng::Rng;

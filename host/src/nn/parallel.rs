@@ -91,6 +91,7 @@ impl ParallelOutcome {
 /// Checks what a run on `world` replicas needs before any GPU work: a global batch that splits
 /// evenly, and NCCL when `world > 1`.
 pub fn check_parallel(cfg: &TrainConfig, world: usize) -> Result<()> {
+    crate::nn::train::f32_only("DataParallel", cfg.precision)?;
     if world == 0 {
         return Err(Error::InvalidArgument { op: "DataParallel", reason: "no devices given".into() });
     }

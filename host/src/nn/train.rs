@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use super::cpu::{self, CpuMlp};
 use super::data::Dataset;
-use super::gpu::{DeviceDataset, Mlp, Trainer};
+use super::gpu::{DeviceDataset, Mlp, Trainer, check_precision};
 use super::rng::Rng;
-use super::{Activation, Architecture, Optimizer, Params};
+use super::{Activation, Architecture, Optimizer, Params, Precision};
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 
@@ -29,6 +29,9 @@ pub struct TrainConfig {
     /// Start from these parameters instead of the seeded initialization (their sizes must
     /// match the data; `hidden` and `act` are then taken from them).
     pub init: Option<Params>,
+    /// The arithmetic of the step's GEMMs (GPU only; the CPU reference and data-parallel runs
+    /// are f32). The parameters that come back are the f32 masters in every mode.
+    pub precision: Precision,
 }
 
 impl Default for TrainConfig {
@@ -43,6 +46,7 @@ impl Default for TrainConfig {
             log_every: 10,
             graph: true,
             init: None,
+            precision: Precision::F32,
         }
     }
 }
@@ -132,11 +136,30 @@ pub struct TrainOutcome {
     pub graph: bool,
 }
 
+/// Prints the one-line notice of [`check_precision`] (the `mma.sync` fallback), if any, or
+/// returns its error.
+fn note_precision(gpu: &Gpu, precision: Precision) -> Result<()> {
+    if let Some(note) = check_precision(gpu, precision)? {
+        eprintln!("{note}");
+    }
+    Ok(())
+}
+
+/// Refuses a precision other than f32 where only f32 runs (`op`: the CPU reference, the
+/// data-parallel trainer).
+pub(crate) fn f32_only(op: &'static str, precision: Precision) -> Result<()> {
+    if precision != Precision::F32 {
+        return Err(Error::InvalidArgument { op, reason: format!("--precision {precision} is not supported here: it runs f32 only") });
+    }
+    Ok(())
+}
+
 /// Trains on the GPU.
 pub fn train_gpu(gpu: &Gpu, cfg: &TrainConfig, train: &Dataset, test: &Dataset, progress: &mut dyn FnMut(Progress)) -> Result<TrainOutcome> {
     cfg.validate(train, test)?;
+    note_precision(gpu, cfg.precision)?;
     let params = cfg.initial_params(train)?;
-    let mut trainer = Trainer::new(gpu, &params, cfg.optimizer, cfg.batch, DeviceDataset::upload(gpu, train)?)?;
+    let mut trainer = Trainer::with_precision(gpu, &params, cfg.optimizer, cfg.batch, DeviceDataset::upload(gpu, train)?, cfg.precision)?;
     trainer.set_graph(cfg.graph);
     let test_dev = DeviceDataset::upload(gpu, test)?;
     let steps = trainer.steps_per_epoch();
@@ -168,6 +191,7 @@ pub fn train_gpu(gpu: &Gpu, cfg: &TrainConfig, train: &Dataset, test: &Dataset, 
 /// Trains the identical network on the CPU reference.
 pub fn train_cpu(cfg: &TrainConfig, train: &Dataset, test: &Dataset, progress: &mut dyn FnMut(Progress)) -> Result<TrainOutcome> {
     cfg.validate(train, test)?;
+    f32_only("train_cpu", cfg.precision)?;
     let params = cfg.initial_params(train)?;
     let mut net = CpuMlp::new(params, cfg.optimizer)?;
     let steps = train.rows() / cfg.batch;
@@ -204,8 +228,15 @@ pub fn train_cpu(cfg: &TrainConfig, train: &Dataset, test: &Dataset, progress: &
 
 /// Test accuracy of saved parameters, on the GPU.
 pub fn evaluate_gpu(gpu: &Gpu, params: &Params, test: &Dataset) -> Result<f64> {
+    evaluate_gpu_with(gpu, params, test, Precision::F32)
+}
+
+/// Test accuracy of saved (f32) parameters, on the GPU, with the forward GEMMs in `precision`
+/// (bf16: the weights and the test rows are rounded to bf16 copies).
+pub fn evaluate_gpu_with(gpu: &Gpu, params: &Params, test: &Dataset, precision: Precision) -> Result<f64> {
     check_data(params, test)?;
-    Mlp::from_params(gpu, params)?.evaluate(gpu, &DeviceDataset::upload(gpu, test)?)
+    note_precision(gpu, precision)?;
+    Mlp::with_precision(gpu, params, precision)?.evaluate(gpu, &DeviceDataset::upload(gpu, test)?)
 }
 
 /// Test accuracy of saved parameters, on the CPU.

@@ -6,6 +6,7 @@ pub use kernels::optim::{AdamParams, SgdParams};
 
 use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
 use crate::buffer::{DeviceMatrix, DeviceVector};
+use crate::buffer_bf16::DeviceMatrixBf16;
 use crate::context::Gpu;
 use crate::error::{Error, Result};
 use crate::launch::{Dim3, LaunchConfig};
@@ -51,6 +52,24 @@ fn elementwise(gpu: &Gpu, n: usize) -> LaunchConfig {
 
 /// p ← p − lr·v with v ← μ·v + g (+ weight decay); `velocity` may be `None` only when μ = 0.
 pub fn sgd_step<P: Tensor, G: Tensor, V: Tensor>(gpu: &Gpu, p: &mut P, g: &G, velocity: Option<&mut V>, hp: SgdParams) -> Result<()> {
+    sgd_launch(gpu, p, g, velocity, std::ptr::null_mut(), hp)
+}
+
+/// [`sgd_step`] on f32 master weights `p` that also writes the updated weights, rounded to bf16,
+/// into `copy` (same shape) in the same kernel: the mixed-precision step's weight refresh.
+pub fn sgd_step_bf16<G: Tensor, V: Tensor>(
+    gpu: &Gpu,
+    p: &mut DeviceMatrix,
+    copy: &mut DeviceMatrixBf16,
+    g: &G,
+    velocity: Option<&mut V>,
+    hp: SgdParams,
+) -> Result<()> {
+    expect_shape("sgd_step_bf16", "bf16 copy shape", p.shape(), copy.shape())?;
+    sgd_launch(gpu, p, g, velocity, copy.as_mut_ptr(), hp)
+}
+
+fn sgd_launch<P: Tensor, G: Tensor, V: Tensor>(gpu: &Gpu, p: &mut P, g: &G, velocity: Option<&mut V>, copy: *mut u16, hp: SgdParams) -> Result<()> {
     expect_shape("sgd_step", "gradient length", p.len(), g.len())?;
     let v = match velocity {
         Some(v) => {
@@ -64,12 +83,42 @@ pub fn sgd_step<P: Tensor, G: Tensor, V: Tensor>(gpu: &Gpu, p: &mut P, g: &G, ve
     if n == 0 {
         return Ok(());
     }
-    // SAFETY: p, g, v hold n f32 each (checked), distinct buffers.
-    unsafe { k::sgd_momentum_f32(gpu, elementwise(gpu, n), p.as_mut_ptr(), g.as_ptr(), v, n, hp) }
+    // SAFETY: p, g, v hold n f32 each (checked), distinct buffers; `copy` is null or n u16
+    // (the callers check its shape).
+    unsafe { k::sgd_momentum_f32(gpu, elementwise(gpu, n), p.as_mut_ptr(), g.as_ptr(), v, copy, n, hp) }
 }
 
 /// One Adam step at the step number held in `step` (a device counter, see [`count_step`]).
 pub fn adam_step<P: Tensor, G: Tensor, M: Tensor>(gpu: &Gpu, p: &mut P, g: &G, m: &mut M, v: &mut M, step: &DeviceVector<u32>, hp: AdamParams) -> Result<()> {
+    adam_launch(gpu, p, g, (m, v), std::ptr::null_mut(), step, hp)
+}
+
+/// [`adam_step`] on f32 master weights `p` that also writes the updated weights, rounded to
+/// bf16, into `copy` (same shape) in the same kernel: the mixed-precision step's weight refresh.
+#[allow(clippy::too_many_arguments)]
+pub fn adam_step_bf16<G: Tensor, M: Tensor>(
+    gpu: &Gpu,
+    p: &mut DeviceMatrix,
+    copy: &mut DeviceMatrixBf16,
+    g: &G,
+    m: &mut M,
+    v: &mut M,
+    step: &DeviceVector<u32>,
+    hp: AdamParams,
+) -> Result<()> {
+    expect_shape("adam_step_bf16", "bf16 copy shape", p.shape(), copy.shape())?;
+    adam_launch(gpu, p, g, (m, v), copy.as_mut_ptr(), step, hp)
+}
+
+fn adam_launch<P: Tensor, G: Tensor, M: Tensor>(
+    gpu: &Gpu,
+    p: &mut P,
+    g: &G,
+    (m, v): (&mut M, &mut M),
+    copy: *mut u16,
+    step: &DeviceVector<u32>,
+    hp: AdamParams,
+) -> Result<()> {
     expect_shape("adam_step", "gradient length", p.len(), g.len())?;
     expect_shape("adam_step", "first moment length", p.len(), m.len())?;
     expect_shape("adam_step", "second moment length", p.len(), v.len())?;
@@ -78,8 +127,9 @@ pub fn adam_step<P: Tensor, G: Tensor, M: Tensor>(gpu: &Gpu, p: &mut P, g: &G, m
     if n == 0 {
         return Ok(());
     }
-    // SAFETY: p, g, m, v hold n f32 each (checked), distinct; step holds one u32.
-    unsafe { k::adam_f32(gpu, elementwise(gpu, n), p.as_mut_ptr(), g.as_ptr(), m.as_mut_ptr(), v.as_mut_ptr(), n, step, hp) }
+    // SAFETY: p, g, m, v hold n f32 each (checked), distinct; `copy` is null or n u16 (the
+    // callers check its shape); step holds one u32.
+    unsafe { k::adam_f32(gpu, elementwise(gpu, n), p.as_mut_ptr(), g.as_ptr(), m.as_mut_ptr(), v.as_mut_ptr(), copy, n, step, hp) }
 }
 
 /// counter[0] += 1, on the stream.
@@ -99,11 +149,37 @@ pub fn gather_rows(
     dst: &mut DeviceMatrix,
     dst_labels: &mut DeviceVector<u32>,
 ) -> Result<()> {
+    let shape = dst.shape();
+    gather_launch(gpu, (src, src_labels, perm, batch), (dst.as_mut_ptr(), std::ptr::null_mut()), shape, dst_labels)
+}
+
+/// [`gather_rows`] into a bf16 batch: the rows are rounded to bf16 as they are copied (the
+/// mixed-precision step's first GEMM input, with no separate cast pass).
+pub fn gather_rows_bf16(
+    gpu: &Gpu,
+    src: &DeviceMatrix,
+    src_labels: &DeviceVector<u32>,
+    perm: &DeviceVector<u32>,
+    batch: &DeviceVector<u32>,
+    dst: &mut DeviceMatrixBf16,
+    dst_labels: &mut DeviceVector<u32>,
+) -> Result<()> {
+    let shape = dst.shape();
+    gather_launch(gpu, (src, src_labels, perm, batch), (std::ptr::null_mut(), dst.as_mut_ptr()), shape, dst_labels)
+}
+
+/// The gather into `dst` (f32) or `dst_bf16`, whichever is not null, of shape `(rows, cols)`.
+fn gather_launch(
+    gpu: &Gpu,
+    (src, src_labels, perm, batch): (&DeviceMatrix, &DeviceVector<u32>, &DeviceVector<u32>, &DeviceVector<u32>),
+    (dst, dst_bf16): (*mut f32, *mut u16),
+    (rows, cols): (usize, usize),
+    dst_labels: &mut DeviceVector<u32>,
+) -> Result<()> {
     expect_shape("gather_rows", "labels (one per source row)", src.rows(), src_labels.len())?;
-    expect_shape("gather_rows", "columns of the batch", src.cols(), dst.cols())?;
-    expect_shape("gather_rows", "batch labels", dst.rows(), dst_labels.len())?;
+    expect_shape("gather_rows", "columns of the batch", src.cols(), cols)?;
+    expect_shape("gather_rows", "batch labels", rows, dst_labels.len())?;
     expect_shape("gather_rows", "batch counter length", 1, batch.len())?;
-    let (rows, cols) = dst.shape();
     if rows == 0 || cols == 0 {
         return Ok(());
     }
@@ -113,6 +189,7 @@ pub fn gather_rows(
     let sms = gpu.info().multiprocessors as usize;
     let grid = Dim3 { x: cols.div_ceil(4 * OPTIM_BLOCK as usize).min(64) as u32, y: rows.min(16 * sms).min(65535) as u32, z: 1 };
     let cfg = LaunchConfig { grid, block: Dim3::x(OPTIM_BLOCK), shared_mem_bytes: 0 };
-    // SAFETY: every length is passed and checked on the device; outputs are distinct buffers.
-    unsafe { k::gather_rows_f32(gpu, cfg, src, src_labels, perm, batch, dst, dst_labels, rows, cols, src_rows, perm_len) }
+    // SAFETY: every length is passed and checked on the device; exactly one output (rows·cols
+    // values, the callers' shape) is not null; outputs are distinct buffers.
+    unsafe { k::gather_rows_f32(gpu, cfg, src, src_labels, perm, batch, dst, dst_bf16, dst_labels, rows, cols, src_rows, perm_len) }
 }

@@ -6,6 +6,7 @@ use kernels::reduce::{self as k, COL_SUM_BLOCK, COL_SUM_SHARED_BYTES, SUM_BLOCK,
 
 use super::expect_shape;
 use crate::buffer::{DeviceMatrix, DeviceVector};
+use crate::buffer_bf16::DeviceMatrixBf16;
 use crate::context::{Gpu, SPLIT_COUNTERS, SPLIT_WORKSPACE};
 use crate::error::{Error, Result};
 use crate::launch::{Dim3, LaunchConfig};
@@ -39,7 +40,7 @@ fn launch_col_sum(
     gpu: &Gpu,
     dy: *const f32,
     y: *const f32,
-    dz: *mut f32,
+    (dz, dz_bf16): (*mut f32, *mut u16),
     db: &mut DeviceVector<f32>,
     (rows, cols): (usize, usize),
     act: Activation,
@@ -49,10 +50,11 @@ fn launch_col_sum(
     }
     let (cfg, chunk_rows) = col_sum_config(rows, cols, gpu.info().multiprocessors as usize)?;
     let (sem, ws) = gpu.split_buffers();
-    // SAFETY: the callers check every shape; dz equals dy or is disjoint from it; db is disjoint;
+    // SAFETY: the callers check every shape; dz equals dy or is disjoint from it; dz_bf16 is null
+    // or a rows·cols bf16 matrix; db is disjoint;
     // with more than one chunk, the stream's counters and workspace hold a counter per strip
     // and a slot per strip, chunk and column (`col_sum_chunks`), used in stream order.
-    unsafe { k::act_backward_col_sum_f32(gpu, cfg, dy, y, dz, db, rows, cols, act as u32, chunk_rows, ws as *mut f32, sem as *mut u32) }
+    unsafe { k::act_backward_col_sum_f32(gpu, cfg, dy, y, dz, dz_bf16, db, rows, cols, act as u32, chunk_rows, ws as *mut f32, sem as *mut u32) }
 }
 
 /// In place: dz ← dz ⊙ act'(y) (dz holds dY on entry), and db[c] = Σ_r dz[r, c] of the result.
@@ -62,7 +64,25 @@ pub fn act_backward_col_sum(gpu: &Gpu, dz: &mut DeviceMatrix, y: &DeviceMatrix, 
     expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
     let shape = dz.shape();
     let p = dz.as_mut_ptr();
-    launch_col_sum(gpu, p, y.as_ptr(), p, db, shape, act)
+    launch_col_sum(gpu, p, y.as_ptr(), (p, std::ptr::null_mut()), db, shape, act)
+}
+
+/// [`act_backward_col_sum`] that also writes the resulting dz rounded to bf16 into `dz_bf16` in
+/// the same pass (the mixed-precision backward's next GEMM input, with no cast pass).
+pub fn act_backward_col_sum_bf16(
+    gpu: &Gpu,
+    dz: &mut DeviceMatrix,
+    dz_bf16: &mut DeviceMatrixBf16,
+    y: &DeviceMatrix,
+    act: Activation,
+    db: &mut DeviceVector<f32>,
+) -> Result<()> {
+    expect_shape("act_backward_col_sum", "Y shape (= dY shape)", dz.shape(), y.shape())?;
+    expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
+    expect_shape("act_backward_col_sum", "bf16 dz shape", dz.shape(), dz_bf16.shape())?;
+    let shape = dz.shape();
+    let p = dz.as_mut_ptr();
+    launch_col_sum(gpu, p, y.as_ptr(), (p, dz_bf16.as_mut_ptr()), db, shape, act)
 }
 
 /// out[c] = Σ_r x[r, c] (a bias gradient from dZ); rows = 0 gives zeros.
@@ -70,7 +90,7 @@ pub fn col_sum(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>) -> Resu
     expect_shape("col_sum", "output length (= columns)", x.cols(), out.len())?;
     let p = x.as_ptr();
     // The kernel writes dz only when it differs from dy or act is not Identity: x is only read.
-    launch_col_sum(gpu, p, std::ptr::null(), p.cast_mut(), out, x.shape(), Activation::Identity)
+    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity)
 }
 
 /// acc[0] += scale·Σ x.

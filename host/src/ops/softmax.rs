@@ -4,6 +4,7 @@ use kernels::softmax::{self as k, ROW_BLOCK};
 
 use super::{ELEMENTWISE_BLOCKS_PER_SM, expect_shape};
 use crate::buffer::{DeviceMatrix, DeviceVector};
+use crate::buffer_bf16::DeviceMatrixBf16;
 use crate::context::Gpu;
 use crate::error::Result;
 use crate::launch::LaunchConfig;
@@ -24,7 +25,28 @@ pub fn softmax_cross_entropy(
     dlogits: &mut DeviceMatrix,
     row_loss: &mut DeviceVector<f32>,
 ) -> Result<()> {
+    softmax_cross_entropy_into(gpu, logits, labels, grad_scale, dlogits, None, row_loss)
+}
+
+/// [`softmax_cross_entropy`] that, with `dlogits_bf16`, also writes dlogits rounded to bf16 there
+/// in the same pass (the mixed-precision backward's first GEMM input).
+pub fn softmax_cross_entropy_into(
+    gpu: &Gpu,
+    logits: &DeviceMatrix,
+    labels: &DeviceVector<u32>,
+    grad_scale: f32,
+    dlogits: &mut DeviceMatrix,
+    dlogits_bf16: Option<&mut DeviceMatrixBf16>,
+    row_loss: &mut DeviceVector<f32>,
+) -> Result<()> {
     let (rows, cols) = logits.shape();
+    let copy = match dlogits_bf16 {
+        Some(c) => {
+            expect_shape("softmax_cross_entropy", "bf16 dlogits shape", logits.shape(), c.shape())?;
+            c.as_mut_ptr()
+        }
+        None => std::ptr::null_mut(),
+    };
     expect_shape("softmax_cross_entropy", "labels (one per row)", rows, labels.len())?;
     expect_shape("softmax_cross_entropy", "dlogits shape", logits.shape(), dlogits.shape())?;
     expect_shape("softmax_cross_entropy", "row_loss length", rows, row_loss.len())?;
@@ -32,8 +54,9 @@ pub fn softmax_cross_entropy(
         return Ok(());
     }
     let cfg = row_config(gpu, rows);
-    // SAFETY: shapes checked above; dlogits and row_loss are distinct buffers from the inputs.
-    unsafe { k::softmax_xent_f32(gpu, cfg, logits, labels, dlogits, row_loss, rows, cols, grad_scale) }
+    // SAFETY: shapes checked above; dlogits, its bf16 copy (null or rows·cols u16) and row_loss
+    // are distinct buffers from the inputs.
+    unsafe { k::softmax_xent_f32(gpu, cfg, logits, labels, dlogits, copy, row_loss, rows, cols, grad_scale) }
 }
 
 /// pred[r] = argmax of row r (first on ties), and correct[0] += #rows with pred = label.

@@ -113,6 +113,16 @@ pub struct GemmParams {
     pub x3_slices: u32,
     /// Keeps the struct a multiple of 8 bytes.
     pub reserved: u32,
+    /// Nonzero: the address of a bf16 copy of C (same shape and `ldc`, raw bf16 bits), which the
+    /// epilogue also writes with every stored value, rounded to nearest even. The mixed-precision
+    /// MLP takes the next layer's bf16 input from its forward GEMM this way, with no cast pass.
+    /// Only the kernels whose epilogue is the `INLINE` one, run as one loop over the tile, write
+    /// it: the SIMT tile kernels of `tile_store` (`gemm_warptile_fast_f32`, `gemm_tile*_f32`),
+    /// every `mma.sync` and `wgmma` kernel and `gemm_rowdot_*`. The others (naive, shared-memory
+    /// tiles, `bt1d`/`bt2d`/`vec4`/`db`/`warptile`/`wide`, `warpdot`/`coldot`) unroll the epilogue
+    /// per accumulator and leave it alone; the host refuses them a copy
+    /// (`GemmKernel::writes_bf16_copy`).
+    pub c_bf16: u64,
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)
@@ -197,8 +207,9 @@ pub unsafe fn gemm_epilogue_act<const INLINE: bool>(c: *mut f32, bias: *const f3
         // SAFETY: col < n.
         v += unsafe { *bias.add(col) };
     }
+    let i = row * p.ldc as usize + col;
     // SAFETY: (row, col) is inside C.
-    let dst = unsafe { c.add(row * p.ldc as usize + col) };
+    let dst = unsafe { c.add(i) };
     if p.beta != 0.0 {
         // SAFETY: inside C.
         v += p.beta * unsafe { *dst };
@@ -206,6 +217,14 @@ pub unsafe fn gemm_epilogue_act<const INLINE: bool>(c: *mut f32, bias: *const f3
     let v = if INLINE { crate::math::Activation::from_code(p.act).apply(v) } else { activate(p.act, v) };
     // SAFETY: inside C.
     unsafe { *dst = v };
+    // The bf16 copy of C only where the epilogue is inlined once per loop (`INLINE`): in the
+    // unrolled per-accumulator epilogues the extra store stopped `gemm_bt1d_f32`'s epilogue loop
+    // from unrolling (its accumulators went to local memory). The host runs the other kernels
+    // only without a copy (see `GemmParams::c_bf16`).
+    if INLINE && p.c_bf16 != 0 {
+        // SAFETY: the bf16 copy has C's shape and ldc; (row, col) is inside it.
+        unsafe { *(p.c_bf16 as *mut u16).add(i) = crate::math::f32_to_bf16(v) };
+    }
 }
 
 /// `gemm_epilogue` for four adjacent outputs (row, col..col+4): 16-byte accesses to C (and to
@@ -213,7 +232,8 @@ pub unsafe fn gemm_epilogue_act<const INLINE: bool>(c: *mut f32, bias: *const f3
 /// Rows at or past m are skipped.
 ///
 /// # Safety
-/// `c` holds m rows of `ldc` floats; `bias` has n entries when `p.has_bias != 0`.
+/// `c` holds m rows of `ldc` floats; `bias` has n entries when `p.has_bias != 0`; `p.c_bf16`,
+/// when nonzero, holds m rows of `ldc` bf16.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row: usize, col: usize, acc: [f32; 4]) {
@@ -265,12 +285,47 @@ pub unsafe fn gemm_epilogue4_with<const INLINE: bool>(
         };
         // SAFETY: as above.
         unsafe { *dst = v };
+        if INLINE && p.c_bf16 != 0 {
+            // SAFETY: row < m, col + 4 ≤ n (checked above); c_bf16 is C's copy (the contract).
+            unsafe { store_bf16x4(p.c_bf16, row * p.ldc as usize + col, v.0[0], v.0[1], v.0[2], v.0[3]) };
+        }
         return;
     }
-    for (j, &a) in acc.iter().enumerate() {
+    // Unrolled by hand, so `acc` stays in registers whatever the epilogue's size: as a loop, with
+    // the bf16-copy store in the `INLINE` epilogue, it stopped unrolling in the `mma.sync` and
+    // SIMT tile kernels and `acc` went to local memory (16 bytes of stack, ptxas 13).
+    unroll!(j in [0, 1, 2, 3] {
         if col + j < n {
             // SAFETY: (row, col + j) is inside C.
-            unsafe { gemm_epilogue_act::<INLINE>(c, bias, p, row, col + j, a) };
+            unsafe { gemm_epilogue_act::<INLINE>(c, bias, p, row, col + j, acc[j]) };
+        }
+    });
+}
+
+/// Writes four adjacent values (row, col..col+4) to the bf16 copy of C (`p.c_bf16`): one 8-byte
+/// store when aligned, else four 2-byte ones.
+///
+/// Out of line, so the inlined epilogue stays small.
+///
+/// # Safety
+/// `row < m`, `col + 4 ≤ n`, and `c_bf16` is C's bf16 copy.
+#[cfg(target_arch = "nvptx64")]
+#[inline(never)]
+unsafe fn store_bf16x4(c_bf16: u64, i: usize, v0: f32, v1: f32, v2: f32, v3: f32) {
+    use crate::math::f32_to_bf16;
+    let base = c_bf16 as *mut u16;
+    // Four scalars, no array indexed in a loop (that put a 16-byte frame in local memory).
+    let (h0, h1, h2, h3) = (f32_to_bf16(v0), f32_to_bf16(v1), f32_to_bf16(v2), f32_to_bf16(v3));
+    // SAFETY (both branches): inside the copy (the caller's bounds); the 8-byte store only when
+    // 8-byte aligned.
+    unsafe {
+        if (c_bf16 as usize + 2 * i) % 8 == 0 {
+            *(base.add(i) as *mut u64) = h0 as u64 | (h1 as u64) << 16 | (h2 as u64) << 32 | (h3 as u64) << 48;
+        } else {
+            *base.add(i) = h0;
+            *base.add(i + 1) = h1;
+            *base.add(i + 2) = h2;
+            *base.add(i + 3) = h3;
         }
     }
 }

@@ -78,11 +78,15 @@ pub struct Epilogue<'a> {
     /// Added to every row (length n).
     pub bias: Option<&'a DeviceVector<f32>>,
     pub act: Activation,
+    /// Also written: a bf16 copy of C (C's shape), each stored value rounded to nearest even.
+    /// The device memory behind this shared handle is overwritten, as C's is: the mixed-precision
+    /// MLP's forward GEMM emits the next layer's bf16 input this way, with no cast pass.
+    pub bf16_copy: Option<&'a DeviceMatrixBf16>,
 }
 
 impl Default for Epilogue<'_> {
     fn default() -> Self {
-        Epilogue { alpha: 1.0, beta: 0.0, bias: None, act: Activation::Identity }
+        Epilogue { alpha: 1.0, beta: 0.0, bias: None, act: Activation::Identity, bf16_copy: None }
     }
 }
 
@@ -94,6 +98,10 @@ impl<'a> Epilogue<'a> {
     /// C += op(A)·op(B).
     pub fn accumulate() -> Self {
         Epilogue { beta: 1.0, ..Epilogue::default() }
+    }
+    /// This epilogue, also writing every stored value of C, rounded to bf16, into `copy`.
+    pub fn with_bf16_copy(self, copy: &'a DeviceMatrixBf16) -> Self {
+        Epilogue { bf16_copy: Some(copy), ..self }
     }
 }
 
@@ -253,6 +261,29 @@ impl GemmKernel {
             kernel if plan::TileModel::of(kernel).is_some() => plan::choose_splits(kernel, m, n, k, sms),
             kernel => fixed(kernel),
         }
+    }
+
+    /// Whether the kernel writes an [`Epilogue::bf16_copy`]: the kernels whose epilogue runs as
+    /// one loop over the tile (see `kernels::matmul::GemmParams::c_bf16`). [`gemm`] runs `Auto`
+    /// and `Tf32Auto` with a copy on such a kernel; any other kernel with a copy is an
+    /// `InvalidArgument`.
+    pub fn writes_bf16_copy(self) -> bool {
+        matches!(
+            self,
+            GemmKernel::WarpTiledFast
+                | GemmKernel::Pipelined
+                | GemmKernel::Tile64
+                | GemmKernel::Tile128x64
+                | GemmKernel::Tile64x128
+                | GemmKernel::RowDot
+                | GemmKernel::Tf32
+                | GemmKernel::Tf32Bk64
+                | GemmKernel::Tf32Tile64
+                | GemmKernel::Tf32Wgmma
+                | GemmKernel::Tf32Wgmma64x128
+                | GemmKernel::Tf32x3Wgmma
+                | GemmKernel::Tf32x3Wgmma64x128
+        )
     }
 
     /// Whether the kernel rounds its inputs below f32 precision.
@@ -528,8 +559,28 @@ pub fn gemm(
         return Ok(());
     };
     let info = gpu.info();
-    let plan = kernel.plan_for(&params, info.multiprocessors as usize, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
+    let sms = info.multiprocessors as usize;
+    let plan = kernel.plan_for(&params, sms, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
+    let plan = match kernel {
+        // A bf16 copy of C needs a kernel that writes it: the 64×64 tiles of the same arithmetic.
+        GemmKernel::Auto | GemmKernel::Tf32Auto if epilogue.bf16_copy.is_some() && !plan.kernel.writes_bf16_copy() => {
+            let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+            plan::choose_splits(if kernel == GemmKernel::Auto { GemmKernel::Tile64 } else { GemmKernel::Tf32Tile64 }, m, n, k, sms)
+        }
+        _ => plan,
+    };
     run_plan(gpu, a, b, epilogue, c, params, plan)
+}
+
+/// `InvalidArgument` when the epilogue asks for a bf16 copy of C that `kernel` does not write.
+fn check_bf16_copy(op: &'static str, epilogue: &Epilogue<'_>, kernel: impl std::fmt::Debug, writes: bool) -> Result<()> {
+    if epilogue.bf16_copy.is_some() && !writes {
+        return Err(crate::Error::InvalidArgument {
+            op,
+            reason: format!("{kernel:?} does not write a bf16 copy of C (its epilogue is unrolled per accumulator)"),
+        });
+    }
+    Ok(())
 }
 
 /// [`gemm`] with the kernel and split-K count given (for tests and measurements; [`gemm`]
@@ -629,6 +680,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
     let x3 = matches!(plan.kernel, GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128);
     let params = if x3 { x3_params(&params) } else { params };
     check_plan(&params, plan)?;
+    check_bf16_copy("gemm", &epilogue, plan.kernel, plan.kernel.writes_bf16_copy())?;
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     let ptrs = GemmPtrs { a: a.device_ptr(), b: b.device_ptr(), c: c.device_ptr(), bias: bias_ptr };
     let params = match plan::TileModel::of(plan.kernel) {
@@ -778,6 +830,12 @@ impl Bf16Kernel {
         Bf16Kernel::ColDot,
     ];
 
+    /// Whether the kernel writes an [`Epilogue::bf16_copy`] (as [`GemmKernel::writes_bf16_copy`]):
+    /// the tensor-core tiles and `RowDot`. [`gemm_bf16`] runs `Auto` with a copy on one of them.
+    pub fn writes_bf16_copy(self) -> bool {
+        matches!(self, Bf16Kernel::Mma | Bf16Kernel::MmaLdmatrix | Bf16Kernel::MmaTile64 | Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::RowDot)
+    }
+
     /// The `wgmma` tile of a Hopper kernel.
     fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
         match self {
@@ -845,7 +903,14 @@ pub fn gemm_bf16_with(
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
         Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits },
-        kernel => Bf16Plan { kernel, splits: plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0) },
+        kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms) },
+    };
+    let plan = match plan.kernel {
+        // `Auto` picked a kernel that writes no bf16 copy of C: the 64×64 `mma.sync` tiles do.
+        picked if kernel == Bf16Kernel::Auto && epilogue.bf16_copy.is_some() && !picked.writes_bf16_copy() => {
+            Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms) }
+        }
+        _ => plan,
     };
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)
 }
@@ -869,6 +934,11 @@ pub fn gemm_bf16_with_plan(
         return Ok(());
     };
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, false)
+}
+
+/// The split-K count of the cost model for a BF16 tile kernel (1 for the others).
+fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: usize) -> u32 {
+    plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0)
 }
 
 /// The `wgmma` kernel of a BF16 layout and tile.
@@ -914,6 +984,7 @@ fn run_bf16_plan(
     }
     let model = plan::TileModel::of_bf16(plan.kernel);
     check_splits("gemm_bf16", plan.kernel, model, plan.splits, &params)?;
+    check_bf16_copy("gemm_bf16", &epilogue, plan.kernel, plan.kernel.writes_bf16_copy())?;
     let params = match model {
         Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
         _ => params,
@@ -1044,6 +1115,9 @@ fn gemm_params(
     if let Some(bias) = epilogue.bias {
         expect_shape(op, "bias length (= n)", n, bias.len())?;
     }
+    if let Some(copy) = epilogue.bf16_copy {
+        expect_shape(op, "bf16 copy of C shape", (m, n), copy.shape())?;
+    }
     if m == 0 || n == 0 {
         return Ok(None);
     }
@@ -1069,5 +1143,6 @@ fn gemm_params(
         ws: 0,
         x3_slices: 0,
         reserved: 0,
+        c_bf16: epilogue.bf16_copy.map_or(0, |c| c.device_ptr()),
     }))
 }
