@@ -111,7 +111,8 @@ impl<'a> Epilogue<'a> {
 pub enum GemmKernel {
     /// The fastest FP32 kernel on the CUDA cores for the shape ([`GemmKernel::plan_for`] says
     /// which): `WarpDot` for a few rows, `SmemTiled` for launch-bound products, `RowDot` for a
-    /// few columns, `Pipelined` for k ≤ [`PIPELINED_AUTO_MAX_K`], else the tile kernel and
+    /// few columns, `Pipelined` for k ≤ [`PIPELINED_AUTO_MAX_K`] on outputs of at least one of
+    /// its tiles per multiprocessor, else the tile kernel and
     /// split-K that the cost model of [`plan`] picks
     /// (`WarpTiledWide`, `WarpTiledFast`, `Tile128x64`, `Tile64x128`, `Tile64`). Tensor-core
     /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are only
@@ -146,7 +147,7 @@ pub enum GemmKernel {
     /// operand is copied 4 bytes at a time into the k-major tile); edge tiles and a ragged k in
     /// the same loop, split-K. Measured 5–15 % slower than the register-staged tiles (ptxas
     /// spends the registers it would need to keep the copies' row offsets on recomputing them
-    /// every slice), so `Auto` picks it only for the shortest k ([`PIPELINED_AUTO_MAX_K`]).
+    /// every slice), so `Auto` picks it only for the shortest k on large outputs ([`PIPELINED_AUTO_MAX_K`]).
     Pipelined,
     /// `WarpTiledFast` on 64×64 tiles of 64 threads, four blocks per multiprocessor: outputs
     /// with few larger tiles. Split-K like every tile kernel; operands without 16-byte loads
@@ -249,7 +250,7 @@ impl GemmKernel {
             GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
-            GemmKernel::Auto if k <= PIPELINED_AUTO_MAX_K => fixed(GemmKernel::Pipelined),
+            GemmKernel::Auto if pipelined_fits(m, n, k, sms) => fixed(GemmKernel::Pipelined),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
@@ -421,13 +422,22 @@ fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) ->
     unsafe { launch(gpu, cfg, a as *const f32, b as *const f32, c as *mut f32, bias as *const f32, params) }
 }
 
-/// Longest k for which `Auto` runs [`GemmKernel::Pipelined`] (past the shared-memory tiles'
-/// sizes): a product of one or two slices is all prologue and epilogue, which its asynchronous
-/// copies and two blocks per multiprocessor start soonest. 4096×4096×16 took 38.7 µs against
-/// 42.9 on the best other tile (gemm_plans), and the MLP's k = 10 products (4096×1024,
-/// 1024×4096, 4096×4096, 2048×4096) ran 21–26 % faster on it than on the tiles (gemm_sweep);
-/// from k = 64 it tied or lost (8192×8192×64; H100, docs/runs/2026-11-23-h100-s5).
+/// Longest k for which `Auto` runs [`GemmKernel::Pipelined`] (past the shared-memory tiles,
+/// and with at least one of its 128×128 tiles per multiprocessor: [`pipelined_fits`]): a
+/// product of one or two slices is all prologue and epilogue, which its asynchronous copies and
+/// two blocks per multiprocessor start soonest. 4096×4096×16 took 38.5 µs against 43.0 on the
+/// cost model's tile, 4096×1024×10 10.3 against 12.6, and 1024×4096×10, 2048×4096×10 ran
+/// 21–26 % faster; but with fewer tiles than multiprocessors it lost to the 64×64 tiles
+/// (1024×1024×10, 64 tiles: 8.9 against 5.6 µs; 512×4096×10, 128 tiles: 9.0 against 6.8), and
+/// from k = 64 it tied or lost (8192×8192×64). H100, gemm_sweep and gemm_plans,
+/// docs/runs/2026-11-23-h100-s5.
 pub const PIPELINED_AUTO_MAX_K: usize = 16;
+
+/// Whether `Auto` runs [`GemmKernel::Pipelined`] ([`PIPELINED_AUTO_MAX_K`]).
+fn pipelined_fits(m: usize, n: usize, k: usize, sms: usize) -> bool {
+    let tile = kernels::matmul::PIPE_TILE;
+    k <= PIPELINED_AUTO_MAX_K && m.div_ceil(tile) * n.div_ceil(tile) >= sms
+}
 
 /// Longest k for which `Auto` runs [`GemmKernel::SmemTiled`] (four of its 32-deep steps):
 /// launch-bound products, where the tile kernels' longer prologue and epilogue cost more than
