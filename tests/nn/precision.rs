@@ -39,9 +39,12 @@ const BF16_NAN: u16 = 0x7fc0;
 /// One plain-SGD step with lr = 1 on a batch of odd sizes gives W₁ = W₀ − g (the update is
 /// fused into the weight-gradient GEMM), so g = W₀ − W₁ is the GPU's gradient in `precision`;
 /// compared with the CPU reference's. Tanh: no kinks, so a rounding cannot flip a unit.
-fn grad_check(g: &Gpu, rng: &mut StdRng, precision: Precision) -> Result<(), String> {
-    let sizes = [37usize, 45, 29, 10];
-    let rows = 61;
+///
+/// Two networks: a small one with odd sizes (37-45-29-10, batch 61), where `Tf32Auto` runs the
+/// exact-f32 shared-memory tiles (k ≤ 128, few tiles), and a wider one (200-256-136-10, batch
+/// 256: k > 128 in every product but the last layer's) whose GEMMs run on the TF32 tensor
+/// cores; the small one alone left TF32's tensor-core path untested (worst error 5e-7, H100).
+fn grad_check(g: &Gpu, rng: &mut StdRng, precision: Precision, (sizes, rows): ([usize; 4], usize)) -> Result<(), String> {
     let arch = Architecture { sizes: sizes.to_vec(), act: Activation::Tanh };
     let mut params = gpu(Params::init(&arch, rng.random()))?;
     for l in &mut params.layers {
@@ -78,7 +81,7 @@ fn grad_check(g: &Gpu, rng: &mut StdRng, precision: Precision) -> Result<(), Str
             }
         }
     }
-    eprintln!("gradient check {precision}: worst |g − g_ref| / max|g_ref| = {worst:.2e} (tolerance {tol:e})");
+    eprintln!("gradient check {precision} {sizes:?} batch {rows}: worst |g − g_ref| / max|g_ref| = {worst:.2e} (tolerance {tol:e})");
     Ok(())
 }
 
@@ -212,7 +215,8 @@ fn save_load_bf16(g: &Gpu) -> Result<(), String> {
 
 pub fn register(s: &mut Suite) {
     for p in Precision::ALL {
-        crate::gpu_shared(s, format!("precision::grad_check::{p}"), move |g, rng| grad_check(g, rng, p));
+        crate::gpu_shared(s, format!("precision::grad_check::{p}"), move |g, rng| grad_check(g, rng, p, ([37, 45, 29, 10], 61)));
+        crate::gpu_shared(s, format!("precision::grad_check_wide::{p}"), move |g, rng| grad_check(g, rng, p, ([200, 256, 136, 10], 256)));
     }
     crate::gpu_shared(s, "precision::gemm_epilogue_bf16_copy", epilogue_copy);
     crate::gpu_shared(s, "precision::optimizer_bf16_copy", optimizer_copy);
