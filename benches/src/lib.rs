@@ -1,5 +1,6 @@
 //! The measuring code: timing ([`timing`]), work, units, inputs and accuracy ([`metrics`]), the
-//! PyTorch anchor ([`anchor`]), the CPU baselines ([`cpu`]); the binaries `bench_report` (the
+//! PyTorch anchor ([`anchor`]), the CPU baselines ([`cpu`]), the charts' font and PNG output
+//! ([`png_chart`]); the binaries `bench_report` (the
 //! CPU-vs-GPU report with its charts) and `gemm_ladder`; and the shared pieces of the criterion
 //! benches in `benches/benches/`:
 //! the size sweeps, the criterion settings, opening the GPU (or saying why the GPU series are
@@ -15,6 +16,7 @@ pub mod anchor;
 pub mod cpu;
 pub mod graph_timing;
 pub mod metrics;
+pub mod png_chart;
 pub mod timing;
 
 use std::time::Duration;

@@ -21,35 +21,7 @@ import argparse
 import contextlib
 import sys
 
-
-def median_ms(torch, fn, iters=200, warm=20):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    times.sort()
-    return times[len(times) // 2]
-
-
-def graphed(torch, fn):
-    """Captures `fn` (warmed up on a side stream first, as CUDA graphs need) and returns the replay."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(side)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        fn()
-    return g.replay
+from cuda_timing import graphed, median_ms
 
 
 def measure(args):
@@ -90,9 +62,9 @@ def measure(args):
                     with torch.no_grad(), amp():
                         return model(x)
 
-                rows = [("mlp_amp_train_step_graph", median_ms(torch, graphed(torch, step)))]
-                rows.append(("mlp_amp_infer", median_ms(torch, infer)))
-                rows.append(("mlp_amp_infer_graph", median_ms(torch, graphed(torch, infer))))
+                rows = [("mlp_amp_train_step_graph", median_ms(graphed(step)))]
+                rows.append(("mlp_amp_infer", median_ms(infer)))
+                rows.append(("mlp_amp_infer_graph", median_ms(graphed(infer))))
                 for name, ms in rows:
                     print(f"{name},{shape},B{b},{prec},{ms:.4f},{b / ms * 1e3:.0f}", flush=True)
 

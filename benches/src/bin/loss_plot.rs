@@ -10,8 +10,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
-
 type Res<T> = Result<T, String>;
 
 /// (global step, running loss) per precision, in file order.
@@ -84,11 +82,7 @@ fn draw(out_path: &Path, title: &str, curves: &BTreeMap<String, Vec<(f64, f64)>>
             .map_err(|x| e(&x))?;
         root.present().map_err(|x| e(&x))?;
     }
-    let file = std::fs::File::create(out_path).map_err(|x| e(&x))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header().and_then(|mut wr| wr.write_image_data(&buf)).map_err(|x| e(&x))
+    benches::png_chart::write_rgb_png(out_path, (w, h), &buf)
 }
 
 fn run() -> Res<()> {
@@ -97,7 +91,7 @@ fn run() -> Res<()> {
         return Err("usage: loss_plot LOSS.csv OUT.png [TITLE]".into());
     };
     let title = rest.first().map_or("Training loss by precision", String::as_str);
-    plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT).map_err(|_| "embedded font is invalid")?;
+    benches::png_chart::register_font()?;
     let curves = read(Path::new(csv))?;
     draw(Path::new(out), title, &curves)?;
     for (name, line) in &curves {

@@ -81,13 +81,7 @@ pub(crate) fn chart(path: &Path, op: &OpReport, gpu_name: &str, cpu_name: &str) 
             .map_err(|x| e(&x))?;
         root.present().map_err(|x| e(&x))?;
     }
-    let file = std::fs::File::create(path).map_err(|x| e(&x))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc.write_header().map_err(|x| e(&x))?;
-    writer.write_image_data(&buf).map_err(|x| e(&x))?;
-    Ok(())
+    benches::png_chart::write_rgb_png(path, (w, h), &buf)
 }
 
 /// Axis labels for counts: 1000, 10k, 1M, 2.5M, 1G.

@@ -32,10 +32,6 @@ use elementwise::{mat_add, sigmoid, vec_add};
 use products::{dense, matmul};
 use table::{cpu_model, findings, write_table};
 
-/// DejaVu Sans (Bitstream Vera license, see benches/assets/DejaVuSans-LICENSE), embedded so the
-/// charts need no system fonts.
-static FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
-
 const CPU: Repeat = Repeat::new(1, 3, 100, 0.4);
 const KERNEL: Repeat = Repeat::new(3, 10, 200, 0.2);
 const END_TO_END: Repeat = Repeat::new(2, 5, 100, 0.4);
@@ -128,7 +124,7 @@ struct Ctx {
 
 fn run() -> Res<()> {
     let args = parse_args()?;
-    plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT).map_err(|_| "embedded font is invalid")?;
+    benches::png_chart::register_font()?;
     std::fs::create_dir_all(&args.out).map_err(|e| format!("creating {}: {e}", args.out.display()))?;
     let anchor = match &args.torch {
         Some(p) => parse_anchor_csv(&std::fs::read_to_string(p).map_err(|e| format!("reading {}: {e}", p.display()))?),

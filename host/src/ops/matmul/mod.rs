@@ -171,8 +171,9 @@ pub enum GemmKernel {
     /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,
     /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
     WarpDot,
-    /// At most 4 rows of C with an n-contiguous op(B) (x·W with W stored k×n): four columns
-    /// per thread, 16-byte loads along B's rows, split-K. Other shapes are an
+    /// At most 16 rows of C (four per block row) with an n-contiguous op(B) (x·W with W stored
+    /// k×n): four columns per thread, 16-byte loads along B's rows, split-K. `Auto` runs it on
+    /// at most 4 rows (beyond them the tiles were faster). Other shapes are an
     /// `InvalidArgument`.
     ColDot,
     /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles, split-K.
@@ -814,7 +815,7 @@ pub enum Bf16Kernel {
     /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
     /// the weights stream once. Correct for any shape; fast for m ≤ 4.
     WarpDot,
-    /// At most 4 rows of C with an n-contiguous op(B), as [`GemmKernel::ColDot`]. Other shapes
+    /// At most 16 rows of C with an n-contiguous op(B), as [`GemmKernel::ColDot`]. Other shapes
     /// are an `InvalidArgument`. `Auto` does not choose it: at 1×4096×4096 and 4×7337×2921 it
     /// took 28 and 92 µs against the tensor-core tiles' 19 and 87 (H100, gemm_sweep).
     ColDot,
@@ -1033,7 +1034,7 @@ fn run_bf16_plan(
     };
     let (a, b, c) = (KernelArg::into_kernel_arg(a), KernelArg::into_kernel_arg(b), KernelArg::into_kernel_arg(c));
     // SAFETY: these BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
-    // checked (RowDot's n ≤ 16, ColDot's m ≤ 4 and n-contiguous op(B) above) and the strides
+    // checked (RowDot's n ≤ 16, ColDot's m ≤ 16 and n-contiguous op(B) above) and the strides
     // address only inside A and B; the kernels bounds-check C (RowDot's rows past m read row
     // m − 1 and are not stored), and split-K plans carry this stream's counters and a workspace
     // they fit (checked above).
