@@ -76,12 +76,6 @@ pub fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits((h as u32) << 16)
 }
 
-/// x rounded to the nearest bf16, as an f32 (the value a bf16 copy of x holds).
-#[inline(always)]
-pub fn round_bf16(x: f32) -> f32 {
-    bf16_to_f32(f32_to_bf16(x))
-}
-
 #[cfg(test)]
 mod tests {
     extern crate std;

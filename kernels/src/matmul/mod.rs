@@ -117,7 +117,8 @@ pub struct GemmParams {
     /// epilogue also writes with every stored value, rounded to nearest even. The mixed-precision
     /// MLP takes the next layer's bf16 input from its forward GEMM this way, with no cast pass.
     /// Only the kernels whose epilogue is the `INLINE` one, run as one loop over the tile, write
-    /// it: the SIMT tile kernels of `tile_store` (`gemm_warptile_fast_f32`, `gemm_tile*_f32`),
+    /// it: the SIMT tile kernels of `tile_store` (`gemm_warptile_fast_f32`, `gemm_tile*_f32`,
+    /// `gemm_pipelined_f32`),
     /// every `mma.sync` and `wgmma` kernel and `gemm_rowdot_*`. The others (naive, shared-memory
     /// tiles, `bt1d`/`bt2d`/`vec4`/`db`/`warptile`/`wide`, `warpdot`/`coldot`) unroll the epilogue
     /// per accumulator and leave it alone; the host refuses them a copy
