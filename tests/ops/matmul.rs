@@ -189,6 +189,7 @@ pub fn register(s: &mut Suite) {
     // refuses them with `InvalidArgument`).
     for kernel in [
         GemmKernel::Tile64,
+        GemmKernel::Tile64Fine,
         GemmKernel::Tile128x64,
         GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,

@@ -153,6 +153,12 @@ pub enum GemmKernel {
     /// with few larger tiles. Split-K like every tile kernel; operands without 16-byte loads
     /// run a guarded main loop (as in `WarpTiledFast`, `Tile128x64` and `Tile64x128`).
     Tile64,
+    /// `Tile64`'s 64×64 tiles on 256 threads of 4×4 outputs, two blocks per multiprocessor:
+    /// a quarter of the instructions per thread and slice, spread over eight warps, for
+    /// products too small to fill the GPU with the 8×8 tiles (the 64-thread tile spent its
+    /// time issuing two warps' instruction streams: 189×16×832 in 36 µs under ncu, H100).
+    /// Split-K and the guarded loop as in `Tile64`.
+    Tile64Fine,
     /// `WarpTiledFast` on 128×64 tiles of 128 threads.
     Tile128x64,
     /// `WarpTiledFast` on 64×128 tiles of 128 threads.
@@ -203,7 +209,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 17] = [
+    pub const LADDER: [GemmKernel; 18] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -212,6 +218,7 @@ impl GemmKernel {
         GemmKernel::DoubleBuffered,
         GemmKernel::WarpTiled,
         GemmKernel::Tile64,
+        GemmKernel::Tile64Fine,
         GemmKernel::Tile128x64,
         GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,
@@ -275,6 +282,7 @@ impl GemmKernel {
             GemmKernel::WarpTiledFast
                 | GemmKernel::Pipelined
                 | GemmKernel::Tile64
+                | GemmKernel::Tile64Fine
                 | GemmKernel::Tile128x64
                 | GemmKernel::Tile64x128
                 | GemmKernel::RowDot
@@ -316,6 +324,7 @@ impl GemmKernel {
             ),
             GemmKernel::WarpTiledFast => tiles(&km::GEMM_WARPTILE_FAST_F32, km::gemm_warptile_fast_f32, (128, 128), 256, km::simt_tile_shared_bytes(128, 128))?,
             GemmKernel::Tile64 => tiles(&km::GEMM_TILE64_F32, km::gemm_tile64_f32, (64, 64), 64, km::simt_tile_shared_bytes(64, 64))?,
+            GemmKernel::Tile64Fine => tiles(&km::GEMM_TILE64_FINE_F32, km::gemm_tile64_fine_f32, (64, 64), 256, km::simt_tile_shared_bytes(64, 64))?,
             GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, km::gemm_tile128x64_f32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
             GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, km::gemm_tile64x128_f32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
@@ -450,9 +459,13 @@ fn pipelined_fits(m: usize, n: usize, k: usize, sms: usize) -> bool {
 /// 673×159×57, 6308×37×20, 797×346×9, 256×1024×10, 10×1024×128, 128³).
 pub const AUTO_SMEM_MAX_K: usize = 128;
 
-/// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: two waves
-/// of two resident blocks (1024×1024×10, 1024 tiles: 10.9 µs against 5.4 on the 64×128 tiles).
-pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 4;
+/// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: one wave
+/// of its two resident 1024-thread blocks. Beyond it the 4×4-per-thread 64×64 tiles
+/// ([`GemmKernel::Tile64Fine`]) cover four times the area per block and won: 128×4096×10 (512
+/// tiles) 3.2 against 6.8 µs, 188×2323×3 (438) 5.7 against 6.5; 4670×94×6 (441) lost 7.2
+/// against 6.5 (H100, gemm_plans, docs/runs/2026-11-23-h100-s6/r2). Earlier, with four per
+/// multiprocessor, 1024×1024×10 (1024 tiles) had taken 10.9 µs against 5.4 on the 64×128 tiles.
+pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 2;
 
 /// Longest k for which BF16 `Auto` runs [`Bf16Kernel::SmemTiled`]: the BF16 `mma.sync` tiles
 /// start faster than the FP32 ones, so the shared-memory tiles win only up to half the k

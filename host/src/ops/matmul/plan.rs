@@ -25,7 +25,10 @@
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
 //! `benches/fit/plan_fit.py --search` picks the eff, fixed and split of each kernel that make
 //! the model's pick closest to the fastest measured plan (H100, docs/gemm-sweep.md: the pick
-//! is within 4–6 % of the best plan on geometric mean). What they encode is general (waves,
+//! is within 4–6 % of the best plan on geometric mean). The FP32 tiles' constants were refitted
+//! with `Tile64Fine` over the 30 shapes and 21 small ones in all four layouts
+//! (docs/runs/2026-11-23-h100-s6/r2: 6.2 % over 184 cases, from 10.3 % with the old
+//! constants). What they encode is general (waves,
 //! occupancy, fixed and split costs), so shapes outside the sweep follow the same reasoning.
 
 use super::{Bf16Kernel, GemmKernel};
@@ -91,13 +94,14 @@ impl TileModel {
         // plans `gemm_plans` timed (see the module doc).
         let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
         match kernel {
-            GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 8, 1.0, 144.0, 64.0)),
-            GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 8, 0.97, 96.0, 64.0)),
+            GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 8, 1.0, 48.0, 64.0)),
+            GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 8, 0.97, 0.0, 48.0)),
             // Fitted to gemm_plans (call 2 of docs/runs/2026-11-23-h100-s5); not among `Auto`'s tiles.
             GemmKernel::Pipelined => t((128, 128, 8, 2, 4, 0.92, 48.0, 64.0)),
-            GemmKernel::Tile128x64 => t((128, 64, 16, 2, 4, 0.84, 96.0, 64.0)),
-            GemmKernel::Tile64x128 => t((64, 128, 16, 2, 4, 0.85, 96.0, 64.0)),
+            GemmKernel::Tile128x64 => t((128, 64, 16, 2, 4, 0.87, 48.0, 112.0)),
+            GemmKernel::Tile64x128 => t((64, 128, 16, 2, 4, 0.83, 0.0, 48.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 2, 0.78, 96.0, 64.0)),
+            GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.62, 0.0, 16.0)),
             GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 64.0, 224.0)),
             GemmKernel::Tf32Wgmma64x128 => t((64, 128, 32, 2, 8, 0.73, 208.0, 512.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
@@ -290,7 +294,8 @@ fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_p
 }
 
 /// The FP32 tile kernels with a guarded main loop, for operands that rule out 16-byte loads.
-pub const F32_GUARDED_TILES: [GemmKernel; 4] = [GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
+pub const F32_GUARDED_TILES: [GemmKernel; 5] =
+    [GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64, GemmKernel::Tile64Fine];
 
 /// The FP32 tile kernels `GemmKernel::Auto` chooses among, largest tile first.
 ///
@@ -298,8 +303,8 @@ pub const F32_GUARDED_TILES: [GemmKernel; 4] = [GemmKernel::WarpTiledFast, GemmK
 /// best of them from 0.1 GFLOP up (10 % faster only at k = 16), and with its fitted model in
 /// the list `Auto` took it for the MLP's 4096×1024×1024 x·Wᵀ (235 µs against 216 on
 /// `WarpTiledFast`; H100, docs/runs/2026-11-23-h100-s5).
-pub const F32_TILES: [GemmKernel; 5] =
-    [GemmKernel::WarpTiledWide, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64];
+pub const F32_TILES: [GemmKernel; 6] =
+    [GemmKernel::WarpTiledWide, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64, GemmKernel::Tile64Fine];
 
 #[cfg(test)]
 mod tests {
