@@ -239,6 +239,54 @@ impl Operand {
         r
     }
 
+    /// [`Operand::quad_ptrs`] for an operand without 16-byte loads (a stride or m, n not a
+    /// multiple of 4, or an unaligned base), read one element at a time by
+    /// [`Operand::load_scalar_quads`]: where each of this thread's Q quads starts, rows past the
+    /// matrix clamped onto its last row, and for each quad how many rows after its first are
+    /// inside the matrix (along o, a quad may straddle its end when m or n is not a multiple
+    /// of 4). Only k must stay inside the matrix, as on the 16-byte path.
+    #[inline(always)]
+    pub fn scalar_quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(
+        &self,
+        o0: usize,
+        tid: usize,
+    ) -> ([*const F32x4; Q], [usize; Q]) {
+        let (mut r, mut lims) = ([core::ptr::null(); Q], [0; Q]);
+        let last = self.outer - 1;
+        let mut j = 0;
+        while j < Q {
+            let (o, q) = quad_pos_kc::<OUTER, BK, KC>(tid + j * NT);
+            let o = if o0 + o > last { last } else { o0 + o };
+            r[j] = self.ptr.wrapping_add(o * self.os + q * self.ks) as *const F32x4;
+            lims[j] = last - o;
+            j += 1;
+        }
+        (r, lims)
+    }
+
+    /// Loads Q quads from [`Operand::scalar_quad_ptrs`], four 4-byte loads each: along k for a
+    /// k-contiguous operand; along o otherwise, re-reading a quad's last row inside the matrix
+    /// in place of rows past it (values for rows the epilogue never stores).
+    ///
+    /// # Safety
+    /// The pointers and limits come from [`Operand::scalar_quad_ptrs`] of this operand, stepped
+    /// along k only while the quads' k stays inside the matrix.
+    #[inline(always)]
+    pub unsafe fn load_scalar_quads<const Q: usize, const KC: bool>(&self, ptrs: &[*const F32x4; Q], lims: &[usize; Q]) -> [F32x4; Q] {
+        let mut r = [F32x4([0.0; 4]); Q];
+        let mut j = 0;
+        while j < Q {
+            let p = ptrs[j] as *const f32;
+            let lim = lims[j];
+            let at = |i: usize| if KC { i } else { (if i < lim { i } else { lim }) * self.os };
+            // SAFETY: along k the quad is inside the matrix (forwarded); along o every row read
+            // is at most the last one.
+            r[j] = unsafe { F32x4([*p, *p.add(at(1)), *p.add(at(2)), *p.add(at(3))]) };
+            j += 1;
+        }
+        r
+    }
+
     /// Floats between one k-slice's quads and the next's.
     #[inline(always)]
     pub fn slice_step<const BK: usize, const KC: bool>(&self) -> usize {

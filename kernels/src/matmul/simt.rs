@@ -17,7 +17,7 @@
 //!   layouts, with unguarded 16-byte loads (the per-quad bounds/alignment branches were ~460 of
 //!   the warp-tiled loop's ~1640 instructions per slice; now ~1140, 1024 of them FFMA); edge
 //!   tiles read clamped rows; split-K over gridDim.z (`split.rs`); operands without 16-byte
-//!   loads take a guarded loop in the same kernel; the slice loop rolled to 4 k-steps per
+//!   loads take the same loop with 4-byte loads; the slice loop rolled to 4 k-steps per
 //!   iteration and the epilogue through shared memory (`tile_store.rs`), so a small product
 //!   does not spend its time fetching code. `GemmKernel::Auto` picks among them
 //!   (`host::ops::matmul::plan`).
@@ -260,7 +260,8 @@ unsafe fn store_acc(c: *mut f32, bias: *const f32, p: &GemmParams, m0: usize, n0
     });
 }
 
-/// The warp-tiled main loop with unguarded loads, for any tile of C (tiles that overhang m or
+/// The warp-tiled main loop with unguarded loads (16-byte ones if VEC, else four 4-byte ones per
+/// quad), for any tile of C (tiles that overhang m or
 /// n read clamped rows, see `Operand::quad_ptrs`) and the full k-slices of any range (split-K),
 /// generic over the block tile: BM×BN with warps of 32×64 outputs (8×8 per thread), BM/32 warps
 /// along m and BN/64 along n, NT threads; QA and QB quads of op(A) and op(B) per thread and
@@ -286,6 +287,7 @@ unsafe fn tile_mainloop<
     const AKC: bool,
     const BKC: bool,
     const TS: usize,
+    const VEC: bool,
 >(
     opa: &Operand,
     opb: &Operand,
@@ -301,8 +303,15 @@ unsafe fn tile_mainloop<
     if first >= full_end {
         return;
     }
-    let mut pa = opa.quad_ptrs::<BM, BK, NT, QA, AKC>(m0, tid);
-    let mut pb = opb.quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid);
+    let ((mut pa, lima), (mut pb, limb)) = if VEC {
+        ((opa.quad_ptrs::<BM, BK, NT, QA, AKC>(m0, tid), [0; QA]), (opb.quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid), [0; QB]))
+    } else {
+        (opa.scalar_quad_ptrs::<BM, BK, NT, QA, AKC>(m0, tid), opb.scalar_quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid))
+    };
+    // SAFETY: the callers' pointers and limits (below), stepped along k inside the full slices.
+    let load = |pa: &[*const F32x4; QA], pb: &[*const F32x4; QB]| unsafe {
+        if VEC { (load_quads(pa), load_quads(pb)) } else { (opa.load_scalar_quads::<QA, AKC>(pa, &lima), opb.load_scalar_quads::<QB, BKC>(pb, &limb)) }
+    };
     let (da, db) = (opa.slice_step::<BK, AKC>(), opb.slice_step::<BK, BKC>());
     // SAFETY (whole body): slices below `k / BK` are inside A and B in k, and every row is
     // clamped inside the matrix; quads are 16-byte aligned (vec_ok, quads start at multiples of
@@ -316,7 +325,7 @@ unsafe fn tile_mainloop<
                 pb[j] = (pb[j] as *const f32).wrapping_add(first * db) as *const F32x4;
             }
         });
-        let (mut ra, mut rb) = (load_quads(&pa), load_quads(&pb));
+        let (mut ra, mut rb) = load(&pa, &pb);
         Operand::store_kmajor_kc::<BM, BK, NT, QA, LDA_, AKC>(&ra, smem, tid);
         Operand::store_kmajor_kc::<BN, BK, NT, QB, LDB_, BKC>(&rb, smem.add(la), tid);
         thread::sync_threads();
@@ -331,8 +340,7 @@ unsafe fn tile_mainloop<
                         pb[j] = (pb[j] as *const f32).wrapping_add(db) as *const F32x4;
                     }
                 });
-                ra = load_quads(&pa);
-                rb = load_quads(&pb);
+                (ra, rb) = load(&pa, &pb);
             }
             let sa = smem.add((t % 2) * st);
             slice_fma_rolled::<LDA_, LDB_, TS>(sa, sa.add(la), row_q, col_q, acc);
@@ -346,73 +354,16 @@ unsafe fn tile_mainloop<
     }
 }
 
-/// [`tile_mainloop`] for operands that rule out 16-byte loads (a row stride or m, n not a
-/// multiple of 4): every load bounds-checked, one element at a time where needed, the layout
-/// read at run time; all slices `first..end`, ragged k included (loads past k read zeros).
-///
-/// # Safety
-/// As [`tile_mainloop`], without the layout and alignment conditions.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn tile_mainloop_guarded<
-    const BM: usize,
-    const BN: usize,
-    const NT: usize,
-    const QA: usize,
-    const QB: usize,
-    const LDA_: usize,
-    const LDB_: usize,
-    const TS: usize,
->(
-    opa: &Operand,
-    opb: &Operand,
-    (m0, n0): (usize, usize),
-    (first, end): (usize, usize),
-    (row_q, col_q): ([usize; 2], [usize; 2]),
-    acc: &mut [[f32; TS]; TS],
-) {
-    const BK: usize = SIMT_BK;
-    let (la, st) = (BK * LDA_, BK * (LDA_ + LDB_));
-    let tid = thread::thread_idx_x() as usize;
-    let smem = crate::shared::dynamic_shared::<f32>();
-    if first >= end {
-        return;
-    }
-    // SAFETY (whole body): the loader bounds-checks every element against m, n and k; shared
-    // accesses stay inside the two stages the launch provides.
-    unsafe {
-        let mut ra = opa.load_tile::<BM, BK, NT, QA>(m0, first * BK, tid);
-        let mut rb = opb.load_tile::<BN, BK, NT, QB>(n0, first * BK, tid);
-        opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, smem, tid);
-        opb.store_kmajor::<BN, BK, NT, QB, LDB_>(&rb, smem.add(la), tid);
-        thread::sync_threads();
-        for t in 0..end - first {
-            let more = first + t + 1 < end;
-            if more {
-                let k0 = (first + t + 1) * BK;
-                ra = opa.load_tile::<BM, BK, NT, QA>(m0, k0, tid);
-                rb = opb.load_tile::<BN, BK, NT, QB>(n0, k0, tid);
-            }
-            let sa = smem.add((t % 2) * st);
-            slice_fma_rolled::<LDA_, LDB_, TS>(sa, sa.add(la), row_q, col_q, acc);
-            if more {
-                let s = smem.add(((t + 1) % 2) * st);
-                opa.store_kmajor::<BM, BK, NT, QA, LDA_>(&ra, s, tid);
-                opb.store_kmajor::<BN, BK, NT, QB, LDB_>(&rb, s.add(la), tid);
-                thread::sync_threads();
-            }
-        }
-    }
-}
-
 /// A BM×BN tile kernel (see [`tile_mainloop`]): the main loop specialized for the operands'
 /// layouts, then, shared by all layouts, the ragged last k-slice through the guarded loader and
 /// the epilogue (split-K turn-taking around it). Code outside the layout-specialized loop is
-/// emitted once, not four times.
+/// emitted once, not eight times.
 ///
-/// Operands that rule out 16-byte loads run [`tile_mainloop_guarded`] instead (every tile,
-/// any k, split-K alike).
+/// Operands that rule out 16-byte loads (a stride, m or n not a multiple of 4, an unaligned
+/// base) run the same loop with 4-byte loads (`VEC = false`): rows clamped as on the 16-byte
+/// path, no bounds checks. It replaced a loop that bounds-checked every element and read the
+/// layout at run time: 2267×737×1007 (tt) had taken 146 µs there against cuBLAS's 85 (H100,
+/// docs/gemm-sweep.md, fifth pass).
 ///
 /// # Safety
 /// As [`tile_mainloop`], except the layouts and alignment, which this checks.
@@ -452,16 +403,19 @@ unsafe fn tile_kernel<
     // SAFETY: forwarded; the specialized loop runs only on operands that allow it.
     unsafe {
         match (vec, opa.k_contig, opb.k_contig) {
-            (false, ..) => tile_mainloop_guarded::<BM, BN, NT, QA, QB, LDA_, LDB_, TS>(&opa, &opb, origin, (first, end), map, &mut acc),
-            (true, true, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, true, TS>(&opa, &opb, origin, range, map, &mut acc),
-            (true, true, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, false, TS>(&opa, &opb, origin, range, map, &mut acc),
-            (true, false, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, true, TS>(&opa, &opb, origin, range, map, &mut acc),
-            (true, false, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, false, TS>(&opa, &opb, origin, range, map, &mut acc),
+            (true, true, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, true, TS, true>(&opa, &opb, origin, range, map, &mut acc),
+            (true, true, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, false, TS, true>(&opa, &opb, origin, range, map, &mut acc),
+            (true, false, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, true, TS, true>(&opa, &opb, origin, range, map, &mut acc),
+            (true, false, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, false, TS, true>(&opa, &opb, origin, range, map, &mut acc),
+            (false, true, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, true, TS, false>(&opa, &opb, origin, range, map, &mut acc),
+            (false, true, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, true, false, TS, false>(&opa, &opb, origin, range, map, &mut acc),
+            (false, false, true) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, true, TS, false>(&opa, &opb, origin, range, map, &mut acc),
+            (false, false, false) => tile_mainloop::<BM, BN, NT, QA, QB, LDA_, LDB_, false, false, TS, false>(&opa, &opb, origin, range, map, &mut acc),
         }
     }
     let smem = crate::shared::dynamic_shared::<f32>();
     let (la, st) = (BK * LDA_, BK * (LDA_ + LDB_));
-    if vec && full_end < end {
+    if full_end < end {
         // The ragged last slice, peeled so the main loop has no guarded loads. Its stage was
         // last read two slices ago, before that slice's barrier (or never).
         let done = full_end.saturating_sub(first);
@@ -563,7 +517,7 @@ pub unsafe fn gemm_warptile_f32(a: *const f32, b: *const f32, c: *mut f32, bias:
 /// a ragged k-slice is peeled), and split-K (`p.splits` blocks along z per tile). One block per
 /// multiprocessor: under a 128-register cap for two (its earlier launch bounds) ptxas spilled
 /// 64 bytes once edge tiles and split-K ran in the same kernel. Operands that rule out 16-byte
-/// loads take a guarded main loop in the same kernel.
+/// loads take the same loop with 4-byte loads.
 ///
 /// # Safety
 /// As `gemm_warptile_f32`; grid (⌈n/128⌉, ⌈m/128⌉, `p.splits`), and with split-K `p.sem` holds
@@ -632,7 +586,7 @@ pub unsafe fn gemm_tile64x128_f32(a: *const f32, b: *const f32, c: *mut f32, bia
 ///
 /// # Safety
 /// As `gemm_tile64_f32`, with block size 256. Two blocks per multiprocessor: 128 registers
-/// (a cap of three spilled 76 bytes on sm_80; the split sum and the guarded loads hold them).
+/// (a cap of three spilled 76 bytes on sm_80).
 ///
 /// # Thread mapping
 /// Warp w → rows (w/2)·16, columns (w%2)·32 of the tile; lane l → rows (l/8)·4 + 0..4,

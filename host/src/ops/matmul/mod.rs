@@ -134,12 +134,12 @@ pub enum GemmKernel {
     /// + warp tiling.
     WarpTiled,
     /// `WarpTiled` with unguarded 16-byte loads specialized for the layout (edge tiles read
-    /// clamped rows; operands without 16-byte loads take a guarded loop), split-K, 128×128
+    /// clamped rows; operands without 16-byte loads take the same loop with 4-byte loads), split-K, 128×128
     /// tiles, one block per multiprocessor.
     WarpTiledFast,
     /// 8×16 outputs per thread on 128×256 tiles, one block per multiprocessor: half the
     /// shared-memory reads per FMA of the 8×8 kernels; edge tiles in the same launch, split-K.
-    /// Operands that rule out 16-byte loads run `WarpTiledFast` (its guarded loop) instead.
+    /// Operands that rule out 16-byte loads run `WarpTiledFast` (its 4-byte-load loop) instead.
     WarpTiledWide,
     /// 8×16 outputs per thread on 128×128 tiles of 4 warps, two blocks per multiprocessor, fed
     /// by a 4-stage `cp.async` pipeline (no registers hold a slice in transit, and one block
@@ -151,13 +151,13 @@ pub enum GemmKernel {
     Pipelined,
     /// `WarpTiledFast` on 64×64 tiles of 64 threads, four blocks per multiprocessor: outputs
     /// with few larger tiles. Split-K like every tile kernel; operands without 16-byte loads
-    /// run a guarded main loop (as in `WarpTiledFast`, `Tile128x64` and `Tile64x128`).
+    /// run the main loop with 4-byte loads (as in `WarpTiledFast`, `Tile128x64` and `Tile64x128`).
     Tile64,
     /// `Tile64`'s 64×64 tiles on 256 threads of 4×4 outputs, two blocks per multiprocessor:
     /// a quarter of the instructions per thread and slice, spread over eight warps, for
     /// products too small to fill the GPU with the 8×8 tiles (the 64-thread tile spent its
     /// time issuing two warps' instruction streams: 189×16×832 in 36 µs under ncu, H100).
-    /// Split-K and the guarded loop as in `Tile64`.
+    /// Split-K and the 4-byte-load loop as in `Tile64`.
     Tile64Fine,
     /// `WarpTiledFast` on 128×64 tiles of 128 threads.
     Tile128x64,
@@ -242,7 +242,7 @@ impl GemmKernel {
     /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor ([`ROWDOT_MAX_ROWS_PER_SM_KB`] with a
     /// k-contiguous op(B)) run one warp per row
     /// ([`GemmKernel::RowDot`]). Operands without 16-byte loads (a row stride, or m or n where
-    /// contiguous, not a multiple of 4) run the 8×8 tile kernels' guarded main loop, chosen
+    /// contiguous, not a multiple of 4) run the tile kernels' 4-byte-load main loop, chosen
     /// among those tiles by the same model.
     pub fn plan_for(self, p: &GemmParams, sms: usize, wgmma: bool) -> GemmPlan {
         let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
@@ -265,7 +265,7 @@ impl GemmKernel {
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staged_elems(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
-            // with a guarded path.
+            // with a 4-byte-load path.
             GemmKernel::WarpTiledWide if !vec_operands(p) => plan::choose_splits(GemmKernel::WarpTiledFast, m, n, k, sms),
             kernel if plan::TileModel::of(kernel).is_some() => plan::choose_splits(kernel, m, n, k, sms),
             kernel => fixed(kernel),

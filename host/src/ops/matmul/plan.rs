@@ -293,7 +293,7 @@ fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_p
     GemmPlan { kernel, splits }
 }
 
-/// The FP32 tile kernels with a guarded main loop, for operands that rule out 16-byte loads.
+/// The FP32 tile kernels with a 4-byte-load main loop, for operands that rule out 16-byte loads.
 pub const F32_GUARDED_TILES: [GemmKernel; 5] =
     [GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64, GemmKernel::Tile64Fine];
 
