@@ -34,8 +34,8 @@ STAGE_LAUNCH = 1.0e6
 STAGE_PER_ELEMENT = 500.0
 # The constants being fitted, per kernel: (eff, fixed, split cost).
 PARAMS = {
-    "WarpTiledWide": [1.0, 64.0, 64.0], "WarpTiledFast": [0.95, 0.0, 48.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.89, 0.0, 16.0],
-    "Tile64x128": [0.82, 0.0, 32.0], "Tile64": [0.87, 64.0, 32.0], "Tile64Fine": [0.62, 0.0, 0.0],
+    "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
+    "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0],
     "Tf32Wgmma": [1.0, 64.0, 224.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.17, 128.0, 48.0],
     "Wgmma": [1.0, 448.0, 384.0], "MmaLdmatrix": [0.23, 96.0, 64.0], "MmaTile64": [0.17, 96.0, 64.0],
     "Tf32Wgmma64x128": [0.73, 208.0, 512.0], "Wgmma64x128": [0.66, 384.0, 512.0],
