@@ -270,7 +270,7 @@ unsafe fn store_acc(c: *mut f32, bias: *const f32, p: &GemmParams, m0: usize, n0
 /// branches. Multiplies slices `first..full_end` into `acc` and returns how many it ran.
 ///
 /// # Safety
-/// As the kernels below; `opa.vec_ok() && opb.vec_ok()`, the layouts match AKC, BKC,
+/// As the kernels below; `opa.vec_ok() && opb.vec_ok()` if VEC, the layouts match AKC, BKC,
 /// `full_end ≤ k / 16`, and the launch gives `simt_tile_shared_bytes(BM, BN)` bytes of shared
 /// memory.
 #[cfg(target_arch = "nvptx64")]
