@@ -236,7 +236,8 @@ impl GemmKernel {
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
     /// column, reading W once. Products with a short k (at most [`AUTO_SMEM_MAX_K`]) and at most
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] of its 32×32 tiles per multiprocessor run the
-    /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too: they
+    /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too, up to
+    /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`]: they
     /// are exact f32). Up to 16 columns with a
     /// k-contiguous op(A) (a narrow output layer's x·Wᵀ) and at most
     /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor ([`ROWDOT_MAX_ROWS_PER_SM_KB`] with a
@@ -254,7 +255,8 @@ impl GemmKernel {
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_col_stride == 1 && n * k >= COLDOT_MIN_B => plan::coldot(m, n, k, sms),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
-            GemmKernel::Auto | GemmKernel::Tf32Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
@@ -467,6 +469,12 @@ pub const AUTO_SMEM_MAX_K: usize = 128;
 /// multiprocessor, 1024×1024×10 (1024 tiles) had taken 10.9 µs against 5.4 on the 64×128 tiles.
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 2;
 
+/// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] for `Tf32Auto` and BF16 `Auto`, which have no 4×4 tiles:
+/// two waves. At one, the six sweep products between one and two waves lost to their
+/// tensor-core tiles (TF32 797×346×9: 0.89 of cuBLAS with the shared-memory tiles, 0.42
+/// without; BF16 6308×37×20: 0.61 against 0.31; H100, docs/runs/2026-11-23-h100-s6/final).
+pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
+
 /// Longest k for which BF16 `Auto` runs [`Bf16Kernel::SmemTiled`]: the BF16 `mma.sync` tiles
 /// start faster than the FP32 ones, so the shared-memory tiles win only up to half the k
 /// (H100, gemm_sweep: 2.3-6.4 µs against 4.1-10.1 on the tensor cores from k = 2 to 64; at
@@ -476,13 +484,13 @@ pub const AUTO_SMEM_MAX_K_BF16: usize = 64;
 /// Whether `Auto` runs the 32×32 shared-memory tiles on an m×n×k product
 /// ([`AUTO_SMEM_MAX_K`], [`AUTO_SMEM_MAX_BLOCKS_PER_SM`]).
 pub fn smem_tiles_fit(m: usize, n: usize, k: usize, sms: usize) -> bool {
-    smem_tiles_fit_below(AUTO_SMEM_MAX_K, m, n, k, sms)
+    smem_tiles_fit_below(AUTO_SMEM_MAX_K, AUTO_SMEM_MAX_BLOCKS_PER_SM, m, n, k, sms)
 }
 
-/// [`smem_tiles_fit`] for k up to `max_k`.
-fn smem_tiles_fit_below(max_k: usize, m: usize, n: usize, k: usize, sms: usize) -> bool {
+/// [`smem_tiles_fit`] for k up to `max_k` and `per_sm` tiles per multiprocessor.
+fn smem_tiles_fit_below(max_k: usize, per_sm: usize, m: usize, n: usize, k: usize, sms: usize) -> bool {
     let t = kernels::matmul::SMEM_TILE;
-    k <= max_k && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= AUTO_SMEM_MAX_BLOCKS_PER_SM * sms
+    k <= max_k && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= per_sm * sms
 }
 
 /// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16 (one
@@ -918,7 +926,9 @@ pub fn gemm_bf16_with(
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 => Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 },
-        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, m, n, k, sms) => Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 },
+        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => {
+            Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
+        }
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
             let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();

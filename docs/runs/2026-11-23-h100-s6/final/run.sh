@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Session 6, final call (HEAD of the session's GEMM work): every test binary, the examples and
+# the ladder, the FP32 MLP step against PyTorch's graph, the mixed-precision steps against
+# PyTorch AMP graphs, and the full sweep (FP32, TF32, BF16) against cuBLAS with the seed of the
+# earlier passes.
+set -u
+export PYTHONUNBUFFERED=1
+mkdir -p /tmp/b && tar xJf .gpu/r6.txz -C /tmp/b && B=/tmp/b/b1
+L=/tmp/logs; mkdir -p $L
+T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $L/gpu.txt
+(cd $B/.. && ./b1/run-tests > $L/run-tests.log 2>&1; echo "run-tests rc=$?" >> $L/run-tests.log); el "$(tail -1 $L/run-tests.log)"; grep -E "^(== |test result)" $L/run-tests.log | paste - - | awk '{print $2, $4, $5, $6, $7, $8, $9, $10, $11}' | grep -v " 0 passed; 0 failed; 0 ignored"; grep -E "FAILED|panicked" $L/run-tests.log | head -8
+timeout 60 $B/examples/mlp > $L/mlp-example.log 2>&1; el "mlp example rc=$?"; tail -2 $L/mlp-example.log
+timeout 60 $B/examples/matmul > $L/matmul-example.log 2>&1; el "matmul example rc=$?"
+timeout 60 $B/bin/custom-kernel > $L/custom-kernel.log 2>&1; el "custom-kernel rc=$?"
+timeout 90 $B/bin/gemm_ladder --sizes 1024,4096 > $L/gemm-ladder.log 2>&1; el "gemm_ladder rc=$?"
+timeout 60 python3 benches/torch/mlp_step.py > $L/mlp-torch.txt 2>&1; el "mlp torch rc=$?"
+timeout 100 $B/benches/mlp --bench no-criterion-case > $L/mlp-bench.log 2>&1; el "mlp bench rc=$?"
+grep "train_step,\|infer," $L/mlp-bench.log | head -8; grep "graph\|eager" $L/mlp-torch.txt
+$B/benches/gemm_sweep --list --seed 589266001 > $L/cases.csv
+timeout 150 python3 benches/torch/gemm_sweep.py $L/cases.csv > $L/torch.csv 2> $L/torch-err.log; el "torch rc=$?"
+timeout 200 $B/benches/gemm_sweep --seed 589266001 --torch $L/torch.csv --csv $L/sweep.csv > $L/sweep.log 2>&1; el "sweep rc=$?"
+tail -24 $L/sweep.log | grep -v "^  "
+MLP_BENCH=amp timeout 120 $B/benches/mlp --bench > $L/amp-ours.csv 2> $L/amp-ours.err; el "our amp bench rc=$?"; tail -2 $L/amp-ours.err
+timeout 120 python3 benches/torch/mlp_amp.py > $L/amp-torch.csv 2> $L/amp-torch.err; el "torch amp rc=$?"; tail -2 $L/amp-torch.err
+python3 benches/torch/mlp_amp.py --ours $L/amp-ours.csv --theirs $L/amp-torch.csv > $L/amp-compare.txt 2>&1; cat $L/amp-compare.txt
+tar czf $OUT/logs.tgz -C /tmp logs
