@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use benches::graph_timing::measure_with;
 use benches::metrics::random_f32;
 use host::buffer_bf16::DeviceMatrixBf16;
-use host::ops::matmul::plan::{F32_TILES, MAX_SPLITS, TileModel};
+use host::ops::matmul::plan::{F32_TILES, SPLIT_CHOICES, TileModel};
 use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan};
 use host::{DeviceMatrix, Gpu, Result};
 
@@ -56,9 +56,6 @@ const SHAPES: [(usize, usize, usize); 30] = [
     (1000, 3000, 700),
 ];
 
-/// Split counts tried for each splittable kernel.
-const SPLITS: [u32; 11] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
-
 #[derive(Clone, Copy, PartialEq)]
 enum Plan {
     F32(GemmPlan),
@@ -71,8 +68,8 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
     // Every split count `model` allows for an m×n product over `kk` (k, or the FP32-on-TF32
     // kernels' three segments).
     let mut add = |model: Option<TileModel>, kk: usize, mk: &dyn Fn(u32) -> Plan| {
-        for s in SPLITS {
-            if s <= MAX_SPLITS && model.is_some_and(|md| md.cost(m, n, kk, s, 1).is_some()) {
+        for s in SPLIT_CHOICES {
+            if model.is_some_and(|md| md.cost(m, n, kk, s, 1).is_some()) {
                 out.push(mk(s));
             }
         }

@@ -49,6 +49,12 @@ pub struct GemmPlan {
 /// 64 multiprocessors with 256-deep ranges.
 pub const MAX_SPLITS: u32 = 64;
 
+/// The split counts the model chooses among: the ones `gemm_plans` times, so the fitted
+/// constants are never asked about a count no measurement constrained. Choosing among all of
+/// 1..=64, the FP32 fit's zero split cost for `Tile64` sent 1024×32×16384 to 41 splits, 110 µs,
+/// where 16 took 73 (H100, docs/runs/2026-11-23-h100-s6).
+pub const SPLIT_CHOICES: [u32; 11] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
+
 /// Fewest k-slices per split: shorter ranges spend more on the prologue and the serialized
 /// epilogue than they gain.
 const MIN_SLICES_PER_SPLIT: usize = 4;
@@ -175,7 +181,7 @@ impl TileModel {
     pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: usize) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
         let mut best = (1, unsplit);
-        for splits in 2..=MAX_SPLITS {
+        for splits in SPLIT_CHOICES.into_iter().skip(1) {
             if let Some(c) = self.cost(m, n, k, splits, sms)
                 && c < best.1
                 && c < SPLIT_GAIN * unsplit
