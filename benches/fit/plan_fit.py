@@ -67,9 +67,12 @@ def cost(kernel, m, n, k, s, params):
         return None
     load = -(-tiles * s // SMS)
     together = min(load, resident)
-    rate = eff * min(1.0, together * warps / SAT_WARPS)
+    rate = lambda r: eff * min(1.0, r * warps / SAT_WARPS)
     area = bm * bn
-    return load * (per * bk + fixed / together) * area / rate + (s - 1) * split_cost * area / eff
+    work = (per * bk + fixed / together) * area
+    rounds, rest = divmod(load, resident)
+    main = rounds * resident * work / rate(resident) + (rest * work / rate(rest) if rest else 0.0)
+    return main + (s - 1) * split_cost * area / eff
 
 
 def load(path):

@@ -49,10 +49,10 @@ pub struct GemmPlan {
 /// 64 multiprocessors with 256-deep ranges.
 pub const MAX_SPLITS: u32 = 64;
 
-/// The split counts the model chooses among: the ones `gemm_plans` times, so the fitted
-/// constants are never asked about a count no measurement constrained. Choosing among all of
-/// 1..=64, the FP32 fit's zero split cost for `Tile64` sent 1024×32×16384 to 41 splits, 110 µs,
-/// where 16 took 73 (H100, docs/runs/2026-11-23-h100-s6).
+/// The split counts `gemm_plans` times for the fit. The model itself chooses among all of
+/// 1..=[`MAX_SPLITS`]: limited to these, it lost more than it gained (FP32 sweep: 32×784×4096
+/// went from 20 splits of `Tile64` to 64 of `Tile64Fine`, 1.8× slower; 1024×784×1024 1.3×;
+/// H100, docs/runs/2026-11-23-h100-s6/final2).
 pub const SPLIT_CHOICES: [u32; 11] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
 
 /// Fewest k-slices per split: shorter ranges spend more on the prologue and the serialized
@@ -168,10 +168,19 @@ impl TileModel {
         let blocks = tiles * splits as usize;
         let load = blocks.div_ceil(sms.max(1));
         let together = load.min(self.resident) as f64;
-        let rate = self.eff * (together * self.warps as f64 / SAT_WARPS).min(1.0);
+        let rate = |resident: usize| self.eff * (resident as f64 * self.warps as f64 / SAT_WARPS).min(1.0);
         let area = (self.bm * self.bn) as f64;
         // Blocks resident together hide part of each other's prologue and epilogue.
-        let main = load as f64 * ((per * self.bk) as f64 + self.fixed / together) * area / rate;
+        let work = ((per * self.bk) as f64 + self.fixed / together) * area;
+        // Full rounds of `resident` blocks, then the rest at the rate that few blocks reach: a
+        // last round of one 2-warp block runs at half speed. (Counting every block at the full
+        // round's rate, the model sent 1024×32×16384 to 41 splits of `Tile64`, 656 blocks for
+        // 528 places: 110 µs, where 32 splits took 75; H100, docs/runs/2026-11-23-h100-s6.)
+        let (rounds, rest) = (load / self.resident, load % self.resident);
+        let mut main = (rounds * self.resident) as f64 * work / rate(self.resident);
+        if rest > 0 {
+            main += rest as f64 * work / rate(rest);
+        }
         Some(main + f64::from(splits - 1) * self.split * area / self.eff)
     }
 }
@@ -181,7 +190,7 @@ impl TileModel {
     pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: usize) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
         let mut best = (1, unsplit);
-        for splits in SPLIT_CHOICES.into_iter().skip(1) {
+        for splits in 2..=MAX_SPLITS {
             if let Some(c) = self.cost(m, n, k, splits, sms)
                 && c < best.1
                 && c < SPLIT_GAIN * unsplit
