@@ -264,6 +264,7 @@ impl GemmKernel {
             GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
+            GemmKernel::Tf32Auto if wgmma && tf32_staged_elems(p) > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staged_elems(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
@@ -531,6 +532,13 @@ pub const WARPDOT_MAX_ROWS: usize = 4;
 /// TF32 tiles' 11.5-13.1 from m = 32 to 512 (k = 1024), and 24 against 27 µs at m = 1024
 /// (k = 4096), but 22-40 against 14-34 µs at m = 2048 (H100, gemm_sweep).
 pub const ROWDOT_MAX_ROWS_PER_SM_TF32: usize = 8;
+
+/// Fewest FLOPs (2·m·n·k) for which `Tf32Auto` runs a product whose operands the `wgmma` kernels
+/// must first stage k-contiguous on the tensor cores; below it, the FP32 plan (exact f32, no
+/// staging pass). Of the sweep's 30 such products from 0.01 to 0.1 GFLOP, the FP32 plan was faster
+/// in 23 (geometric mean 0.70 of cuBLAS against 0.57; e.g. nn 32×784×1024: TF32 14.4 µs, FP32
+/// 11.6); from 0.1 GFLOP up it won 10 of 119 (H100, docs/runs/2026-11-23-h100-s6/final3).
+pub const TF32_STAGED_MIN_FLOPS: usize = 100_000_000;
 
 /// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns with a
 /// k-contiguous op(A) and at most `rows_per_sm` rows per multiprocessor.
