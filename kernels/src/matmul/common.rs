@@ -221,55 +221,46 @@ impl Operand {
 
     /// Where this thread's Q quads of the OUTER×BK tile at (o0, 0) start, for the unguarded
     /// path; KC is `k_contig`, fixed at compile time so no layout branch is left. Rows (o) past
-    /// the matrix are clamped onto its last row (or last quad along o): a tile that overhangs m
-    /// or n then reads real data for the rows it will not store, so edge tiles run the same
-    /// unguarded loop (only k must stay inside the matrix: the caller peels a ragged k-slice).
+    /// the matrix are clamped onto it: a tile that overhangs m or n then reads real data for the
+    /// rows it will not store, so edge tiles run the same unguarded loop (only k must stay inside
+    /// the matrix: the caller peels a ragged k-slice). With 16-byte loads (VEC) a quad along o is
+    /// clamped whole onto the last quad, which starts at a multiple of 4; without them (a stride
+    /// or m, n not a multiple of 4, or an unaligned base: [`Operand::load_scalar_quads`]) every
+    /// row is clamped onto the last row, and the second array says, for each quad, how many rows
+    /// after its first are inside the matrix (along o a quad may straddle its end).
     #[inline(always)]
-    pub fn quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(&self, o0: usize, tid: usize) -> [*const F32x4; Q] {
-        let mut r = [core::ptr::null(); Q];
-        let last = if KC { self.outer - 1 } else { self.outer - 4 };
-        let mut j = 0;
-        while j < Q {
-            let (o, q) = quad_pos_kc::<OUTER, BK, KC>(tid + j * NT);
-            let o = if o0 + o > last { last } else { o0 + o };
-            let off = if KC { o * self.os + q } else { o + q * self.ks };
-            r[j] = self.ptr.wrapping_add(off) as *const F32x4;
-            j += 1;
-        }
-        r
-    }
-
-    /// [`Operand::quad_ptrs`] for an operand without 16-byte loads (a stride or m, n not a
-    /// multiple of 4, or an unaligned base), read one element at a time by
-    /// [`Operand::load_scalar_quads`]: where each of this thread's Q quads starts, rows past the
-    /// matrix clamped onto its last row, and for each quad how many rows after its first are
-    /// inside the matrix (along o, a quad may straddle its end when m or n is not a multiple
-    /// of 4). Only k must stay inside the matrix, as on the 16-byte path.
-    #[inline(always)]
-    pub fn scalar_quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool>(
+    pub fn quad_ptrs<const OUTER: usize, const BK: usize, const NT: usize, const Q: usize, const KC: bool, const VEC: bool>(
         &self,
         o0: usize,
         tid: usize,
     ) -> ([*const F32x4; Q], [usize; Q]) {
         let (mut r, mut lims) = ([core::ptr::null(); Q], [0; Q]);
-        let last = self.outer - 1;
+        let last = if KC || !VEC { self.outer - 1 } else { self.outer - 4 };
         let mut j = 0;
         while j < Q {
             let (o, q) = quad_pos_kc::<OUTER, BK, KC>(tid + j * NT);
             let o = if o0 + o > last { last } else { o0 + o };
-            r[j] = self.ptr.wrapping_add(o * self.os + q * self.ks) as *const F32x4;
+            // The 16-byte path has a unit stride along its contiguous direction (`vec`).
+            let off = if !VEC {
+                o * self.os + q * self.ks
+            } else if KC {
+                o * self.os + q
+            } else {
+                o + q * self.ks
+            };
+            r[j] = self.ptr.wrapping_add(off) as *const F32x4;
             lims[j] = last - o;
             j += 1;
         }
         (r, lims)
     }
 
-    /// Loads Q quads from [`Operand::scalar_quad_ptrs`], four 4-byte loads each: along k for a
+    /// Loads Q quads from [`Operand::quad_ptrs`] (VEC false), four 4-byte loads each: along k for a
     /// k-contiguous operand; along o otherwise, re-reading a quad's last row inside the matrix
     /// in place of rows past it (values for rows the epilogue never stores).
     ///
     /// # Safety
-    /// The pointers and limits come from [`Operand::scalar_quad_ptrs`] of this operand, stepped
+    /// The pointers and limits come from [`Operand::quad_ptrs`] of this operand, stepped
     /// along k only while the quads' k stays inside the matrix.
     #[inline(always)]
     pub unsafe fn load_scalar_quads<const Q: usize, const KC: bool>(&self, ptrs: &[*const F32x4; Q], lims: &[usize; Q]) -> [F32x4; Q] {

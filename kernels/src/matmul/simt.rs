@@ -263,8 +263,8 @@ unsafe fn store_acc(c: *mut f32, bias: *const f32, p: &GemmParams, m0: usize, n0
 /// The warp-tiled main loop with unguarded loads (16-byte ones if VEC, else four 4-byte ones per
 /// quad), for any tile of C (tiles that overhang m or
 /// n read clamped rows, see `Operand::quad_ptrs`) and the full k-slices of any range (split-K),
-/// generic over the block tile: BM×BN with warps of 32×64 outputs (8×8 per thread), BM/32 warps
-/// along m and BN/64 along n, NT threads; QA and QB quads of op(A) and op(B) per thread and
+/// generic over the block tile: BM×BN with TS×TS outputs per thread (warps of 32×64 for TS = 8,
+/// 16×32 for TS = 4: [`warp_map`]), NT threads; QA and QB quads of op(A) and op(B) per thread and
 /// slice; LDA = BM + 4, LDB = BN + 4. Both layouts are fixed at compile time (AKC, BKC: op(A),
 /// op(B) k-contiguous): per-thread pointers stepped once per slice, no bounds or layout
 /// branches. Multiplies slices `first..full_end` into `acc` and returns how many it ran.
@@ -303,19 +303,17 @@ unsafe fn tile_mainloop<
     if first >= full_end {
         return;
     }
-    let ((mut pa, lima), (mut pb, limb)) = if VEC {
-        ((opa.quad_ptrs::<BM, BK, NT, QA, AKC>(m0, tid), [0; QA]), (opb.quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid), [0; QB]))
-    } else {
-        (opa.scalar_quad_ptrs::<BM, BK, NT, QA, AKC>(m0, tid), opb.scalar_quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid))
-    };
-    // SAFETY: the callers' pointers and limits (below), stepped along k inside the full slices.
+    let (mut pa, lima) = opa.quad_ptrs::<BM, BK, NT, QA, AKC, VEC>(m0, tid);
+    let (mut pb, limb) = opb.quad_ptrs::<BN, BK, NT, QB, BKC, VEC>(n0, tid);
+    // SAFETY: `quad_ptrs`' pointers and limits, stepped along k inside the full slices (below).
     let load = |pa: &[*const F32x4; QA], pb: &[*const F32x4; QB]| unsafe {
         if VEC { (load_quads(pa), load_quads(pb)) } else { (opa.load_scalar_quads::<QA, AKC>(pa, &lima), opb.load_scalar_quads::<QB, BKC>(pb, &limb)) }
     };
     let (da, db) = (opa.slice_step::<BK, AKC>(), opb.slice_step::<BK, BKC>());
     // SAFETY (whole body): slices below `k / BK` are inside A and B in k, and every row is
-    // clamped inside the matrix; quads are 16-byte aligned (vec_ok, quads start at multiples of
-    // 4); shared accesses stay inside the two stages of `st` floats the launch provides.
+    // clamped inside the matrix; with VEC, quads are 16-byte aligned (vec_ok, quads start at
+    // multiples of 4); shared accesses stay inside the two stages of `st` floats the launch
+    // provides.
     unsafe {
         unroll!(j in [0, 1, 2, 3] {
             if j < QA {

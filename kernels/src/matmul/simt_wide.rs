@@ -117,8 +117,8 @@ unsafe fn wide_mainloop<const AKC: bool, const BKC: bool, const BN: usize, const
     if first >= full_end {
         return;
     }
-    let mut pa = opa.quad_ptrs::<WIDE_BM, BK, NT, QA, AKC>(m0, tid);
-    let mut pb = opb.quad_ptrs::<BN, BK, NT, QB, BKC>(n0, tid);
+    let (mut pa, _) = opa.quad_ptrs::<WIDE_BM, BK, NT, QA, AKC, true>(m0, tid);
+    let (mut pb, _) = opb.quad_ptrs::<BN, BK, NT, QB, BKC, true>(n0, tid);
     let (da, db) = (opa.slice_step::<BK, AKC>(), opb.slice_step::<BK, BKC>());
     // SAFETY (whole body): slices below `k / BK` are inside A and B in k, rows are clamped
     // inside the matrix, quads are 16-byte aligned; shared accesses stay inside the two stages
