@@ -261,7 +261,7 @@ impl GemmKernel {
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::Auto if pipelined_fits(m, n, k, sms) => fixed(GemmKernel::Pipelined),
-            GemmKernel::Auto if !vec_operands(p) => plan::choose(&plan::F32_GUARDED_TILES, m, n, k, sms),
+            GemmKernel::Auto if !vec_operands(p) => plan::choose(plan::F32_4BYTE_LOAD_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staged_elems(p) > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),

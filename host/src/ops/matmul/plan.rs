@@ -312,10 +312,6 @@ fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_p
     GemmPlan { kernel, splits }
 }
 
-/// The FP32 tile kernels with a 4-byte-load main loop, for operands that rule out 16-byte loads.
-pub const F32_GUARDED_TILES: [GemmKernel; 5] =
-    [GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64, GemmKernel::Tile64Fine];
-
 /// The FP32 tile kernels `GemmKernel::Auto` chooses among, largest tile first.
 ///
 /// Not `Pipelined`: timed beside these on 30 shapes × 3 layouts it was 5–15 % slower than the
@@ -324,6 +320,13 @@ pub const F32_GUARDED_TILES: [GemmKernel; 5] =
 /// `WarpTiledFast`; H100, docs/runs/2026-11-23-h100-s5).
 pub const F32_TILES: [GemmKernel; 6] =
     [GemmKernel::WarpTiledWide, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64, GemmKernel::Tile64Fine];
+
+/// The FP32 tile kernels for operands that rule out 16-byte loads: [`F32_TILES`] but the wide
+/// kernel, which needs them (the others run their main loop with 4-byte loads).
+pub const F32_4BYTE_LOAD_TILES: &[GemmKernel] = match F32_TILES.split_first() {
+    Some((GemmKernel::WarpTiledWide, rest)) => rest,
+    _ => panic!("F32_TILES starts with the wide kernel"),
+};
 
 #[cfg(test)]
 mod tests {
