@@ -94,12 +94,12 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             }
         }
         "tf32" => {
-            for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
+            for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
                 add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
         }
         _ => {
-            for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
+            for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64] {
                 add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
         }

@@ -28,17 +28,20 @@ SHAPES = {
     "Tf32Wgmma": (128, 256, 32, 1, 8), "Tf32": (128, 128, 32, 1, 8), "Tf32Tile64": (64, 64, 32, 2, 4),
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
+    "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8),
 }
-WGMMA = ("Tf32Wgmma", "Tf32Wgmma64x128", "Wgmma", "Wgmma64x128")
+# The wgmma kernels: staged operands add a pass, and a split moves only the partial tile's part inside C.
+WGMMA = ("Tf32Wgmma", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma64x128", "Wgmma64x64")
 STAGE_LAUNCH = 1.0e6
 STAGE_PER_ELEMENT = 500.0
 # The constants being fitted, per kernel: (eff, fixed, split cost).
 PARAMS = {
     "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
     "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0],
-    "Tf32Wgmma": [1.0, 64.0, 224.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.17, 128.0, 48.0],
-    "Wgmma": [1.0, 448.0, 384.0], "MmaLdmatrix": [0.23, 96.0, 64.0], "MmaTile64": [0.17, 96.0, 64.0],
-    "Tf32Wgmma64x128": [0.73, 208.0, 512.0], "Wgmma64x128": [0.66, 384.0, 512.0],
+    "Tf32Wgmma": [1.0, 64.0, 768.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.17, 96.0, 48.0],
+    "Wgmma": [1.0, 448.0, 768.0], "MmaLdmatrix": [0.21, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
+    "Tf32Wgmma64x128": [0.73, 96.0, 1024.0], "Wgmma64x128": [0.66, 272.0, 1024.0],
+    "Tf32Wgmma64x64": [0.46, 400.0, 16.0], "Wgmma64x64": [0.4, 384.0, 512.0],
 }
 
 
@@ -72,7 +75,8 @@ def cost(kernel, m, n, k, s, params):
     work = (per * bk + fixed / together) * area
     rounds, rest = divmod(load, resident)
     main = rounds * resident * work / rate(resident) + (rest * work / rate(rest) if rest else 0.0)
-    return main + (s - 1) * split_cost * area / eff
+    partial = min(bm, m) * min(bn, -(-n // 4) * 4) if kernel in WGMMA else area
+    return main + (s - 1) * split_cost * partial / eff
 
 
 def load(path):

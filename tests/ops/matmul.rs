@@ -91,7 +91,7 @@ pub fn register(s: &mut Suite) {
     // Hopper TF32 in every layout and for any k: x·Wᵀ with k a multiple of 4 runs as is, other
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
-    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128] {
+    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024)]) {
                 let tol = GemmTol::of(kernel);
@@ -159,7 +159,10 @@ pub fn register(s: &mut Suite) {
             worst[i] = got.iter().zip(&want).map(|(x, y)| (f64::from(*x) - y).abs()).fold(0.0, f64::max);
         }
         let [f32_err, x3_err, tf32_err] = worst;
-        if x3_err > 16.0 * f32_err || x3_err > tf32_err / 4.0 {
+        // The tensor cores' accumulation is not f32's, so the bound on the f32 side depends on
+        // how long each split's chain is (9× with the splits of the constants before the
+        // 64×64 tiles, 17× with fewer splits after; H100).
+        if x3_err > 32.0 * f32_err || x3_err > tf32_err / 4.0 {
             return Err(format!("Tf32x3Wgmma max error {x3_err:.3e}: f32 {f32_err:.3e}, TF32 {tf32_err:.3e}"));
         }
         Ok(())
@@ -301,7 +304,7 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
-    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128] {
+    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         s.gpu(format!("gemm::{kernel:?}::split::ta0_tb1"), move |g, rng| {
             if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
                 return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
@@ -316,7 +319,7 @@ pub fn register(s: &mut Suite) {
     }
     // Split-K in the BF16 wgmma kernels, every layout (row strides multiples of 8, as the copy
     // engine needs): edge tiles, a ragged last 64-deep slice (k = 776), 2, 3 and 5 splits.
-    for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128] {
+    for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 for &(m, k, n, splits) in &[(136, 1024, 264, 3), (8, 4096, 256, 5), (200, 776, 72, 2)] {
@@ -452,7 +455,7 @@ pub fn check_gemm_bf16(
     if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return expect_err(&format!("bf16 RowDot with {n} columns"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }
-    if matches!(kernel, Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128) {
+    if matches!(kernel, Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64) {
         // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
         let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");
         if !g.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {

@@ -65,7 +65,15 @@ pub const WG_WIDE: WgTile = WgTile { consumers: 2, bn: 256, stages: 4 };
 /// 64×128, four stages (97 KiB, two blocks per multiprocessor): four times the tiles of
 /// `WG_WIDE`, and one block's prologue and epilogue overlap the other's main loop.
 pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
+/// 64×64, six stages (97 KiB, two blocks per multiprocessor: the registers of a split's
+/// summing loop allow no third): products with few rows or few columns, where a block's time
+/// goes to streaming its operand panels (the 64×128 tile ran nt 32×1024×1024 in 6.5 µs on 8
+/// blocks, 7.2 µs on 128 at m = 1024; H100). Twice the blocks of the 64×128 tile, two thirds
+/// of its bytes per k-slice each with more of them in flight, and half its partial tile per
+/// split.
+pub const WG_SMALL: WgTile = WgTile { consumers: 1, bn: 64, stages: 6 };
 const _: () = assert!(WG_WIDE.consumers * 64 * WG_WIDE.ldc() * 4 <= WG_WIDE.stages * WG_WIDE.stage_bytes());
+const _: () = assert!(WG_SMALL.consumers * 64 * WG_SMALL.ldc() * 4 <= WG_SMALL.stages * WG_SMALL.stage_bytes());
 const _: () = assert!(WG_NARROW.consumers * 64 * WG_NARROW.ldc() * 4 <= WG_NARROW.stages * WG_NARROW.stage_bytes());
 
 /// Bytes of a tile row in shared memory: the 128-byte swizzle span.
@@ -293,27 +301,31 @@ mod device {
         sync_threads();
         let staged = staged_tile(base);
         let threads = tile.threads() as usize;
-        let quads = bm * bn / 4;
         let quad = |idx: usize| {
-            // SAFETY: idx < quads: inside the staged tile; rows of ldc floats keep 16-byte
+            // SAFETY: idx < bm·bn/4: inside the staged tile; rows of ldc floats keep 16-byte
             // alignment.
             unsafe { staged.add((idx / (bn / 4)) * ldc + 4 * (idx % (bn / 4))) as *mut F32x4 }
         };
         if p.splits > 1 {
             // Split-K on the staged tile (the accumulator registers are dead by now: touching
-            // them on a path only some blocks take makes ptxas serialize every wgmma). Each
-            // thread publishes, and in the last block sums, the quads it stores below.
+            // them on a path only some blocks take makes ptxas serialize every wgmma). Only the
+            // quads inside C travel: `q` numbers them row by row over the `cq` quads of each of
+            // the `rows` rows that C has (a 32-row product on 64-row tiles moves half the tile).
+            // Each thread publishes, and in the last block sums, the quads it stores below.
             let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
+            let rows = opaque(bm.min(p.m as usize - m0));
+            let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
+            let end = rows * cq;
+            let staged_quad = |q: usize| quad((q / cq) * (bn / 4) + q % cq);
             // SAFETY: with split-K the host gives a counter per tile and a workspace of
-            // tiles · splits · (bm·bn) floats; quads are 16-byte aligned in both.
+            // tiles · splits · (bm·bn) floats (q < bm·bn/4); quads are 16-byte aligned in both.
             unsafe {
                 let slab = |zz: usize| split_slot(p, tile_id, zz, bm * bn) as *mut F32x4;
                 let own = slab(z as usize);
-                let mut idx = tid;
-                let end = opaque(quads);
-                while idx < end {
-                    *own.add(idx) = *quad(idx);
-                    idx += threads;
+                let mut q = tid;
+                while q < end {
+                    *own.add(q) = *staged_quad(q);
+                    q += threads;
                 }
                 if !split_count_in(p, tile_id, tid == 0, sync_threads_or) {
                     return;
@@ -324,8 +336,8 @@ mod device {
                 // split cost about 4 µs), 16 quads in flight beside the kernel's other
                 // registers.
                 let splits = opaque(p.splits as usize);
-                let mut first_idx = tid;
-                while first_idx < end {
+                let mut first_q = tid;
+                while first_q < end {
                     let mut sum = [F32x4::ZERO; 4];
                     let mut zz = 0;
                     while zz < splits {
@@ -334,9 +346,9 @@ mod device {
                             if zz + g < splits {
                                 let part = slab(zz + g) as *const f32;
                                 unroll!(i in [0, 1, 2, 3] {
-                                    let idx = first_idx + i * threads;
-                                    if idx < end {
-                                        w[g][i] = load_l2_x4(part.add(4 * idx));
+                                    let q = first_q + i * threads;
+                                    if q < end {
+                                        w[g][i] = load_l2_x4(part.add(4 * q));
                                     }
                                 });
                             }
@@ -351,17 +363,20 @@ mod device {
                         zz += 4;
                     }
                     unroll!(i in [0, 1, 2, 3] {
-                        let idx = first_idx + i * threads;
-                        if idx < end {
-                            *quad(idx) = sum[i];
+                        let q = first_q + i * threads;
+                        if q < end {
+                            *staged_quad(q) = sum[i];
                         }
                     });
-                    first_idx += 4 * threads;
+                    first_q += 4 * threads;
                 }
             }
+            // The epilogue below walks the staged tile in its own order: other threads' sums.
+            sync_threads();
         }
+        // The staged tile's rows inside C (the rest would only be bounds-checked away).
         let mut idx = tid;
-        let end = opaque(quads);
+        let end = opaque(bm.min(p.m as usize - m0) * (bn / 4));
         let act = crate::math::Activation::from_code(p.act);
         while idx < end {
             let (r, c4) = (idx / (bn / 4), 4 * (idx % (bn / 4)));
@@ -473,6 +488,16 @@ macro_rules! wgmma_kernels {
 }
 
 wgmma_kernels!(WG_WIDE, 384, 1, gemm_wgmma_bf16_kk, gemm_wgmma_bf16_kn, gemm_wgmma_bf16_mk, gemm_wgmma_bf16_mn, gemm_wgmma_tf32_kk);
+wgmma_kernels!(
+    WG_SMALL,
+    256,
+    2,
+    gemm_wgmma_bf16_kk_64x64,
+    gemm_wgmma_bf16_kn_64x64,
+    gemm_wgmma_bf16_mk_64x64,
+    gemm_wgmma_bf16_mn_64x64,
+    gemm_wgmma_tf32_kk_64x64
+);
 wgmma_kernels!(
     WG_NARROW,
     256,

@@ -190,19 +190,22 @@ pub enum GemmKernel {
     /// `Tf32Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): four times the tiles of the 128×256 kernel for mid-sized outputs.
     Tf32Wgmma64x128,
+    /// `Tf32Wgmma` on 64×64 tiles of one consumer warpgroup, three blocks per multiprocessor
+    /// (sm_90a only): products with few rows or columns, split along k over more blocks.
+    Tf32Wgmma64x64,
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
     /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
     /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
     /// to about 2⁻²² relative. The tensor cores' accumulation is not f32's, though: on
-    /// 256×4096×512 its largest error was 9× the CUDA-core kernel's (4.6e-4 against 5.0e-5;
-    /// H100), so `Auto` does not pick it. It passes the f32 tolerance of the tests; with it in
+    /// 256×4096×512 its largest error was 9–17× the CUDA-core kernel's (4.6e-4 and 9.1e-4
+    /// against 5.0e-5 and 5.3e-5, the more the fewer splits; H100), so `Auto` does not pick it. It passes the f32 tolerance of the tests; with it in
     /// `Auto`, the MLP's training step at batch 4096 took 0.82 ms against 1.26 on the CUDA cores
     /// (docs/gemm-sweep.md).
     Tf32x3Wgmma,
     /// `Tf32x3Wgmma` on the 64×128 `wgmma` tiles.
     Tf32x3Wgmma64x128,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
-    /// `Tf32Wgmma` and `Tf32Wgmma64x128` (sm_90a only), `Tf32` and `Tf32Tile64`, and their
+    /// `Tf32Wgmma`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only), `Tf32` and `Tf32Tile64`, and their
     /// split-K counts.
     Tf32Auto,
 }
@@ -294,6 +297,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Tile64
                 | GemmKernel::Tf32Wgmma
                 | GemmKernel::Tf32Wgmma64x128
+                | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32x3Wgmma
                 | GemmKernel::Tf32x3Wgmma64x128
         )
@@ -303,7 +307,13 @@ impl GemmKernel {
     pub fn is_reduced_precision(self) -> bool {
         matches!(
             self,
-            GemmKernel::Tf32 | GemmKernel::Tf32Bk64 | GemmKernel::Tf32Tile64 | GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Auto
+            GemmKernel::Tf32
+                | GemmKernel::Tf32Bk64
+                | GemmKernel::Tf32Tile64
+                | GemmKernel::Tf32Wgmma
+                | GemmKernel::Tf32Wgmma64x128
+                | GemmKernel::Tf32Wgmma64x64
+                | GemmKernel::Tf32Auto
         )
     }
 
@@ -360,6 +370,7 @@ impl GemmKernel {
             | GemmKernel::Tf32Auto
             | GemmKernel::Tf32Wgmma
             | GemmKernel::Tf32Wgmma64x128
+            | GemmKernel::Tf32Wgmma64x64
             | GemmKernel::Tf32x3Wgmma
             | GemmKernel::Tf32x3Wgmma64x128 => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
@@ -404,13 +415,15 @@ struct WgmmaKernel {
     launch: WgmmaGemm,
 }
 
-/// The TF32 `wgmma` kernel (x·Wᵀ operands, k-major) on the 128×256 or the 64×128 tile.
+/// The TF32 `wgmma` kernel (x·Wᵀ operands, k-major) on the 128×256, 64×128 or 64×64 tile.
 fn wgmma_tf32(tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
     if tile == km::WG_WIDE {
         WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK, launch: km::gemm_wgmma_tf32_kk }
-    } else {
+    } else if tile == km::WG_NARROW {
         WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK_64X128, launch: km::gemm_wgmma_tf32_kk_64x128 }
+    } else {
+        WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK_64X64, launch: km::gemm_wgmma_tf32_kk_64x64 }
     }
 }
 
@@ -730,6 +743,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
     match plan.kernel {
         GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, kernels::matmul::WG_WIDE, ptrs, params),
         GemmKernel::Tf32Wgmma64x128 => launch_tf32_wgmma(gpu, kernels::matmul::WG_NARROW, ptrs, params),
+        GemmKernel::Tf32Wgmma64x64 => launch_tf32_wgmma(gpu, kernels::matmul::WG_SMALL, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma64x128 => launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
@@ -840,6 +854,9 @@ pub enum Bf16Kernel {
     /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
     /// times the tiles of the 128×256 kernel for mid-sized outputs.
     Wgmma64x128,
+    /// `Wgmma` on 64×64 tiles of one consumer warpgroup, three blocks per multiprocessor:
+    /// products with few rows or columns, split along k over more blocks.
+    Wgmma64x64,
     /// A few rows of C on the CUDA cores (a batch-few layer): one warp per output column,
     /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
     /// the weights stream once. Correct for any shape; fast for m ≤ 4.
@@ -858,13 +875,14 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 9] = [
+    pub const ALL: [Bf16Kernel; 10] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
         Bf16Kernel::MmaTile64,
         Bf16Kernel::Wgmma,
         Bf16Kernel::Wgmma64x128,
+        Bf16Kernel::Wgmma64x64,
         Bf16Kernel::WarpDot,
         Bf16Kernel::RowDot,
         Bf16Kernel::ColDot,
@@ -873,7 +891,16 @@ impl Bf16Kernel {
     /// Whether the kernel writes an [`Epilogue::bf16_copy`] (as [`GemmKernel::writes_bf16_copy`]):
     /// the tensor-core tiles and `RowDot`. [`gemm_bf16`] runs `Auto` with a copy on one of them.
     pub fn writes_bf16_copy(self) -> bool {
-        matches!(self, Bf16Kernel::Mma | Bf16Kernel::MmaLdmatrix | Bf16Kernel::MmaTile64 | Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::RowDot)
+        matches!(
+            self,
+            Bf16Kernel::Mma
+                | Bf16Kernel::MmaLdmatrix
+                | Bf16Kernel::MmaTile64
+                | Bf16Kernel::Wgmma
+                | Bf16Kernel::Wgmma64x128
+                | Bf16Kernel::Wgmma64x64
+                | Bf16Kernel::RowDot
+        )
     }
 
     /// The `wgmma` tile of a Hopper kernel.
@@ -881,6 +908,7 @@ impl Bf16Kernel {
         match self {
             Bf16Kernel::Wgmma => Some(kernels::matmul::WG_WIDE),
             Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
+            Bf16Kernel::Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
             _ => None,
         }
     }
@@ -988,8 +1016,13 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     use kernels::matmul as km;
     let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
     let wide = tile == km::WG_WIDE;
+    let small = tile == km::WG_SMALL;
     match (ta, tb) {
         (Transpose::No, Transpose::Yes) if wide => k(&km::GEMM_WGMMA_BF16_KK, km::gemm_wgmma_bf16_kk),
+        (Transpose::No, Transpose::Yes) if small => k(&km::GEMM_WGMMA_BF16_KK_64X64, km::gemm_wgmma_bf16_kk_64x64),
+        (Transpose::No, Transpose::No) if small => k(&km::GEMM_WGMMA_BF16_KN_64X64, km::gemm_wgmma_bf16_kn_64x64),
+        (Transpose::Yes, Transpose::Yes) if small => k(&km::GEMM_WGMMA_BF16_MK_64X64, km::gemm_wgmma_bf16_mk_64x64),
+        (Transpose::Yes, Transpose::No) if small => k(&km::GEMM_WGMMA_BF16_MN_64X64, km::gemm_wgmma_bf16_mn_64x64),
         (Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_64X128, km::gemm_wgmma_bf16_kk_64x128),
         (Transpose::No, Transpose::No) if wide => k(&km::GEMM_WGMMA_BF16_KN, km::gemm_wgmma_bf16_kn),
         (Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_64X128, km::gemm_wgmma_bf16_kn_64x128),
@@ -1055,7 +1088,7 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
-        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Auto => {
+        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::Auto => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };

@@ -94,6 +94,9 @@ pub struct TileModel {
     /// Cost of each further split of a tile, in k-steps: its partial tile's round trip through
     /// the workspace.
     pub split: f64,
+    /// Whether a split moves only the part of its partial tile inside C (the `wgmma` kernels,
+    /// which stage the tile in shared memory first), not the whole tile.
+    pub split_in_c: bool,
 }
 
 impl TileModel {
@@ -102,7 +105,8 @@ impl TileModel {
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false });
+        let wg = |x| t(x).map(|m| TileModel { split_in_c: true, ..m });
         match kernel {
             GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
             GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
@@ -112,13 +116,14 @@ impl TileModel {
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
             GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.59, 0.0, 0.0)),
-            GemmKernel::Tf32Wgmma => t((128, 256, 32, 1, 8, 1.0, 64.0, 224.0)),
-            GemmKernel::Tf32Wgmma64x128 => t((64, 128, 32, 2, 8, 0.73, 208.0, 512.0)),
+            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0)),
+            GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 96.0, 1024.0)),
+            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.46, 400.0, 16.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.38, 96.0, 64.0)),
-            GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.17, 128.0, 48.0)),
+            GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.17, 96.0, 48.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
             // workspace only (see `rowdot`).
             GemmKernel::RowDot => t((8, 16 * 32, 128, 1, 8, 0.25, 96.0, 64.0)),
@@ -131,12 +136,14 @@ impl TileModel {
 
     /// The model of a BF16 kernel; `None` for `SmemTiled`, `Mma` and `WarpDot` (no split-K plans) and `Auto`.
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false });
+        let wg = |x| t(x).map(|m| TileModel { split_in_c: true, ..m });
         match kernel {
-            Bf16Kernel::Wgmma => t((128, 256, 64, 1, 8, 1.0, 448.0, 384.0)),
-            Bf16Kernel::Wgmma64x128 => t((64, 128, 64, 2, 8, 0.66, 384.0, 512.0)),
-            Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.23, 96.0, 64.0)),
-            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 96.0, 64.0)),
+            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 448.0, 768.0)),
+            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.66, 272.0, 1024.0)),
+            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.4, 384.0, 512.0)),
+            Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.21, 96.0, 64.0)),
+            Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 288.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
             Bf16Kernel::RowDot => TileModel::of(GemmKernel::RowDot),
             Bf16Kernel::ColDot => TileModel::of(GemmKernel::ColDot),
@@ -181,7 +188,9 @@ impl TileModel {
         if rest > 0 {
             main += rest as f64 * work / rate(rest);
         }
-        Some(main + f64::from(splits - 1) * self.split * area / self.eff)
+        // A split's partial tile: the whole tile, or its part inside C.
+        let partial = if self.split_in_c { (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64 } else { area };
+        Some(main + f64::from(splits - 1) * self.split * partial / self.eff)
     }
 }
 
@@ -235,7 +244,7 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
 /// The tensor-core candidates of one precision: the `wgmma` kernels (only `wgmma` is true, each
 /// with the cost of staging the operands `stage_elems` > 0 needs) and the `mma.sync` ones.
 fn tensor_core_candidates<K: Copy>(
-    wgmma_kernels: [K; 2],
+    wgmma_kernels: [K; 3],
     mma_kernels: [K; 2],
     model: fn(K) -> Option<TileModel>,
     wgmma: bool,
@@ -247,12 +256,12 @@ fn tensor_core_candidates<K: Copy>(
     wg.into_iter().chain(mma_kernels.map(move |x| (x, model(x), 0.0)))
 }
 
-/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over `Tf32Wgmma` and `Tf32Wgmma64x128`
+/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over the three `Tf32Wgmma` tiles
 /// (on sm_90a; with the cost of staging the operands `stage_elems` > 0 needs), `Tf32` and
 /// `Tf32Tile64`.
 pub fn choose_tf32(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
     let cands = tensor_core_candidates(
-        [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128],
+        [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64],
         [GemmKernel::Tf32, GemmKernel::Tf32Tile64],
         TileModel::of,
         wgmma,
@@ -263,11 +272,11 @@ pub fn choose_tf32(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize
     GemmPlan { kernel, splits }
 }
 
-/// `Bf16Kernel::Auto`'s plan: the cost model over `Wgmma` and `Wgmma64x128` (on sm_90a; with
+/// `Bf16Kernel::Auto`'s plan: the cost model over the three `Wgmma` tiles (on sm_90a; with
 /// the cost of padding the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`.
 pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
     let cands = tensor_core_candidates(
-        [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128],
+        [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64],
         [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64],
         TileModel::of_bf16,
         wgmma,
