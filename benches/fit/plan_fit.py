@@ -45,12 +45,24 @@ PARAMS = {
 }
 
 
-def staged_elems(prec, layout, m, n, k):
-    """Elements a wgmma plan stages first (plan.rs: tf32_staged_elems, BF16 padding)."""
+TF32_TRANSPOSE_EFF = 0.5
+
+
+def tf32_staging(layout, m, n, k):
+    """(all, rest): TF32 elements staged if every operand that is not K-major is staged, and if
+    the MN-major ones the copy engine reads (m or n a multiple of 4) are transposed in shared
+    memory instead (mod.rs: tf32_staging)."""
     ta, tb = layout[0] == "t", layout[1] == "t"
-    if prec == "tf32":  # k-contiguous with rows a multiple of 4, else staged (rows padded to 4)
-        kp = -(-k // 4) * 4
-        return (0 if (not ta and k % 4 == 0) else m * kp) + (0 if (tb and k % 4 == 0) else n * kp)
+    kp = -(-k // 4) * 4
+    ops = [(not ta and k % 4 == 0, ta and m % 4 == 0, m), (tb and k % 4 == 0, not tb and n % 4 == 0, n)]
+    return sum(o * kp for d, _, o in ops if not d), sum(o * kp for d, t, o in ops if not d and not t)
+
+
+def staged_elems(prec, layout, m, n, k):
+    """Elements a wgmma plan stages first (plan.rs: Tf32Staging with everything staged, BF16 padding)."""
+    ta, tb = layout[0] == "t", layout[1] == "t"
+    if prec == "tf32":
+        return tf32_staging(layout, m, n, k)[0]
     if prec == "bf16":  # stored rows (cols of the stored matrix) a multiple of 8, else padded
         a_rows, a_cols = (k, m) if ta else (m, k)
         b_rows, b_cols = (n, k) if tb else (k, n)
@@ -94,10 +106,13 @@ def losses(cases, params):
     for key, plans in cases.items():
         prec, _, m, n, k = key
         stage = staged_elems(prec, key[1], m, n, k)
-        extra = STAGE_LAUNCH + STAGE_PER_ELEMENT * stage / SMS if stage else 0.0
+        staging = lambda e: STAGE_LAUNCH + STAGE_PER_ELEMENT * e / SMS if e else 0.0
+        rest = tf32_staging(key[1], m, n, k)[1] if prec == "tf32" else stage
+        # A TF32 plan transposes in shared memory when that is cheaper (plan.rs: Tf32Staging).
+        extra = lambda c: min(c + staging(stage), c / TF32_TRANSPOSE_EFF + staging(rest)) if stage > rest else c + staging(stage)
         # Only the tile kernels are modelled (gemm_plans also times SmemTiled and RowDot).
         scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans if p in SHAPES]
-        scored = [(c + (extra if p in WGMMA else 0.0), p, s) for c, p, s in scored if c is not None]
+        scored = [(extra(c) if p in WGMMA else c, p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
         best_split = {}

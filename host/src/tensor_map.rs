@@ -37,7 +37,8 @@ pub enum TmaElement {
 }
 
 impl TmaElement {
-    fn bytes(self) -> usize {
+    /// Bytes per element.
+    pub fn bytes(self) -> usize {
         match self {
             TmaElement::Bf16 => 2,
             TmaElement::F32 => 4,

@@ -304,18 +304,22 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
+    // Split-K in the TF32 wgmma kernels, in every layout: MN-major operands (m and n multiples
+    // of 4) are transposed in shared memory by the producers.
     for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
-        s.gpu(format!("gemm::{kernel:?}::split::ta0_tb1"), move |g, rng| {
-            if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
-                return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
-            }
-            for &(m, k, n, splits) in &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2), (200, 2048, 136, 5)] {
-                let tol = GemmTol::of(kernel);
-                check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (false, true), Activation::Tanh, true, 0.5, 1.0, tol)?;
-                check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (false, true), Activation::Identity, false, 1.0, 0.0, tol)?;
-            }
-            Ok(())
-        });
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            s.gpu(format!("gemm::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
+                if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                    return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
+                }
+                for &(m, k, n, splits) in &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2), (200, 2048, 136, 5)] {
+                    let tol = GemmTol::of(kernel);
+                    check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)?;
+                }
+                Ok(())
+            });
+        }
     }
     // Split-K in the BF16 wgmma kernels, every layout (row strides multiples of 8, as the copy
     // engine needs): edge tiles, a ragged last 64-deep slice (k = 776), 2, 3 and 5 splits.

@@ -102,6 +102,43 @@ pub unsafe fn tma_load_2d(dst: u32, map: u64, x: i32, y: i32, bar: u32) {
     };
 }
 
+/// Orders this thread's earlier shared-memory accesses (generic proxy) before later
+/// asynchronous-proxy accesses to the same bytes (`wgmma` reading a tile the thread wrote, a
+/// TMA copy overwriting bytes it read).
+#[inline(always)]
+pub fn fence_proxy_async() {
+    // SAFETY: a fence.
+    unsafe { asm!("fence.proxy.async.shared::cta;") };
+}
+
+/// The f32 at shared address `addr`.
+///
+/// # Safety
+/// `addr` is a 4-byte aligned shared address inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn ld_shared_f32(addr: u32) -> f32 {
+    let v: f32;
+    // SAFETY: forwarded.
+    unsafe { asm!("ld.shared.f32 {v}, [{a}];", v = out(reg32) v, a = in(reg32) addr, options(readonly, nostack)) };
+    v
+}
+
+/// Stores four f32 at shared address `addr`.
+///
+/// # Safety
+/// `addr` is a 16-byte aligned shared address inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn st_shared_f32x4(addr: u32, v: [f32; 4]) {
+    // SAFETY: forwarded.
+    unsafe {
+        asm!(
+            "st.shared.v4.f32 [{a}], {{{x}, {y}, {z}, {w}}};",
+            a = in(reg32) addr, x = in(reg32) v[0], y = in(reg32) v[1], z = in(reg32) v[2], w = in(reg32) v[3],
+            options(nostack),
+        )
+    };
+}
+
 /// Starts fetching the tensor map at generic address `map` (a kernel parameter) into the cache
 /// the copy engine reads descriptors from, so the first copy does not wait for it.
 #[inline(always)]

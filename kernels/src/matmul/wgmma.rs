@@ -50,7 +50,22 @@ impl WgTile {
     /// Dynamic shared memory: the stages, 1024 bytes of slack to align them for the swizzle, and
     /// the barriers.
     pub const fn shared(&self) -> u32 {
-        (self.stages * self.stage_bytes() + 1024 + 2 * self.stages * 8) as u32
+        self.shared_transposing(false, false)
+    }
+    /// Bytes of one scratch slot of a TF32 kernel that transposes MN-major operands in shared
+    /// memory (`xa`: op(A), `xb`: op(B)): their tiles as the copy engine lands them.
+    pub const fn scratch_bytes(&self, xa: bool, xb: bool) -> usize {
+        (if xa { self.a_bytes() } else { 0 }) + (if xb { self.bn * WG_ROW_BYTES } else { 0 })
+    }
+    /// [`WgTile::shared`] of a kernel that transposes `xa`/`xb` in shared memory: the stages,
+    /// [`WG_SCRATCH_SLOTS`] scratch slots, the alignment slack and the barriers (two per stage
+    /// and one per slot).
+    pub const fn shared_transposing(&self, xa: bool, xb: bool) -> u32 {
+        let slots = if xa || xb { WG_SCRATCH_SLOTS } else { 0 };
+        let ring = self.stages * self.stage_bytes() + slots * self.scratch_bytes(xa, xb) + (2 * self.stages + slots) * 8;
+        // The epilogue stages C over the ring once every barrier is done with.
+        let epilogue = self.consumers * 64 * self.ldc() * 4;
+        (1024 + if ring > epilogue { ring } else { epilogue }) as u32
     }
     /// Row length (floats) of the shared tile the epilogue stages C through: bn + 4 (rows stay
     /// 16-byte aligned; the padding spreads a warp's 8-row fragment stores over the banks).
@@ -72,6 +87,27 @@ pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
 /// of its bytes per k-slice each with more of them in flight, and half its partial tile per
 /// split.
 pub const WG_SMALL: WgTile = WgTile { consumers: 1, bn: 64, stages: 6 };
+/// Scratch slots of a transposing TF32 kernel: the copy engine fills one while the producers
+/// transpose the other.
+pub const WG_SCRATCH_SLOTS: usize = 2;
+/// The tiles of the TF32 kernels that transpose MN-major operands in shared memory (TF32
+/// `wgmma` reads K-major tiles only): fewer stages for the 128×256 and 64×128 tiles, the
+/// scratch slots in their place, so the blocks per multiprocessor stay. One operand
+/// transposed: three stages (the 128×256 tile: 144 KiB of stages, 64 of scratch).
+pub const WG_WIDE_T: WgTile = WgTile { stages: 3, ..WG_WIDE };
+/// See [`WG_WIDE_T`].
+pub const WG_NARROW_T: WgTile = WgTile { stages: 3, ..WG_NARROW };
+/// See [`WG_WIDE_T`].
+pub const WG_SMALL_T: WgTile = WgTile { stages: 4, ..WG_SMALL };
+/// Both operands transposed: two stages (the 128×256 tile: 96 KiB of stages, 96 of scratch).
+pub const WG_WIDE_TT: WgTile = WgTile { stages: 2, ..WG_WIDE };
+/// See [`WG_WIDE_TT`].
+pub const WG_NARROW_TT: WgTile = WgTile { stages: 2, ..WG_NARROW };
+const _: () = assert!(WG_WIDE_T.shared_transposing(false, true) as usize <= 227 * 1024);
+const _: () = assert!(WG_WIDE_TT.shared_transposing(true, true) as usize <= 227 * 1024);
+const _: () = assert!(2 * WG_NARROW_T.shared_transposing(false, true) as usize <= 228 * 1024);
+const _: () = assert!(2 * WG_NARROW_TT.shared_transposing(true, true) as usize <= 228 * 1024);
+const _: () = assert!(2 * WG_SMALL_T.shared_transposing(true, true) as usize <= 228 * 1024);
 const _: () = assert!(WG_WIDE.consumers * 64 * WG_WIDE.ldc() * 4 <= WG_WIDE.stages * WG_WIDE.stage_bytes());
 const _: () = assert!(WG_SMALL.consumers * 64 * WG_SMALL.ldc() * 4 <= WG_SMALL.stages * WG_SMALL.stage_bytes());
 const _: () = assert!(WG_NARROW.consumers * 64 * WG_NARROW.ldc() * 4 <= WG_NARROW.stages * WG_NARROW.stage_bytes());
@@ -112,6 +148,9 @@ mod device {
         const KSTEP: usize;
         /// Bytes per element.
         const BYTES: usize;
+        /// Whether MN-major operands are transposed to K-major in shared memory by the producer
+        /// warpgroup (TF32 `wgmma` reads K-major tiles only) rather than read as they are.
+        const TRANSPOSES: bool;
         /// One 64×(2·NACC)×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
         ///
         /// # Safety
@@ -124,6 +163,7 @@ mod device {
         const BK: usize = WG_BK_BF16;
         const KSTEP: usize = 16;
         const BYTES: usize = 2;
+        const TRANSPOSES: bool = false;
         #[inline(always)]
         unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
             // SAFETY: forwarded.
@@ -136,6 +176,7 @@ mod device {
         const BK: usize = WG_BK_TF32;
         const KSTEP: usize = 8;
         const BYTES: usize = 4;
+        const TRANSPOSES: bool = true;
         #[inline(always)]
         unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
             // SAFETY: forwarded (the TF32 kernels are K-major only).
@@ -146,11 +187,135 @@ mod device {
     /// The descriptor of one k-step of a tile at `base` (1024-aligned): K-major tiles step
     /// `KSTEP` elements along a row, MN-major ones `KSTEP` rows.
     #[inline(always)]
-    fn step_desc<K: WgKind, const MN: bool>(base: u32, kk: usize) -> u64 {
-        if MN {
+    fn step_desc<K: WgKind>(mn: bool, base: u32, kk: usize) -> u64 {
+        if mn {
             smem_desc(base + (kk * K::KSTEP * WG_ROW_BYTES) as u32, (WG_MN_BOX * WG_ROW_BYTES) as u32)
         } else {
             smem_desc(base + (kk * K::KSTEP * K::BYTES) as u32, 16)
+        }
+    }
+
+    /// Shared addresses of a block's pipeline: the first stage, the first scratch slot, the
+    /// barriers (full per stage, empty per stage, landed per slot).
+    pub struct Ring {
+        pub stage: u32,
+        pub scratch: u32,
+        pub bars: u32,
+    }
+
+    /// The producer warpgroup of a TF32 kernel with MN-major operands (`xa`: op(A) stored k×m,
+    /// `xb`: op(B) stored k×n). Thread 0 has the copy engine land each k-slice's MN-major tiles
+    /// in a scratch slot (boxes of 32 columns × 32 k, 128-byte swizzled, two slots in flight)
+    /// and K-major operands straight in the stage; all 128 threads then transpose the scratch
+    /// tiles into the stage's K-major swizzled layout, the one TF32 `wgmma` reads, and arrive on
+    /// the stage's full barrier. Each 32×32 box transposes with conflict-free shared loads
+    /// (a warp reads one 128-byte row) and 16-byte stores (eight lanes cover the banks).
+    ///
+    /// # Safety
+    /// Called by the 128 threads of warpgroup 0 of a `wgmma_gemm` block whose barriers `ring`
+    /// holds were initialized for transposed operands; the maps describe MN-major operands with
+    /// 32×32 boxes (and K-major ones as `wgmma_gemm` does).
+    #[inline(always)]
+    pub unsafe fn produce_transposed<K: WgKind, const CONS: usize, const NACC: usize, const STAGES: usize>(
+        (map_a, map_b): (u64, u64),
+        (xa, xb): (bool, bool),
+        (m0, n0, first, ktiles): (usize, usize, usize, usize),
+        ring: Ring,
+    ) {
+        let tile = WgTile { consumers: CONS, bn: 2 * NACC, stages: STAGES };
+        let (bm, bn) = (tile.bm(), tile.bn);
+        let tid = thread_idx_x() as usize;
+        let (warp, lane) = (tid / 32, tid % 32);
+        // A box: 32 columns (of m or n) × 32 k (one 128-byte row of f32 per k).
+        const BOX: usize = WG_ROW_BYTES / 4;
+        let scratch_bytes = tile.scratch_bytes(xa, xb);
+        let stage = |s: usize| ring.stage + (s * tile.stage_bytes()) as u32;
+        let scratch = |r: usize| ring.scratch + (r * scratch_bytes) as u32;
+        let full = |s: usize| ring.bars + 8 * s as u32;
+        let empty = |s: usize| ring.bars + 8 * (STAGES + s) as u32;
+        let landed = |r: usize| ring.bars + 8 * (2 * STAGES + r) as u32;
+        let k_of = |kt: usize| ((first + kt) * K::BK) as i32;
+        // Thread 0: the MN-major tiles of slice kt into slot kt % 2.
+        let fetch = |kt: usize| {
+            let r = kt % WG_SCRATCH_SLOTS;
+            // SAFETY: slot r is free (every producer has transposed the slice before kt from
+            // it), 1024-aligned, and holds the boxes.
+            unsafe {
+                mbarrier_arrive_expect_tx(landed(r), scratch_bytes as u32);
+                if xa {
+                    for j in 0..bm / BOX {
+                        tma_load_2d(scratch(r) + (j * BOX * WG_ROW_BYTES) as u32, map_a, (m0 + j * BOX) as i32, k_of(kt), landed(r));
+                    }
+                }
+                if xb {
+                    let dst = scratch(r) + if xa { tile.a_bytes() as u32 } else { 0 };
+                    for j in 0..bn / BOX {
+                        tma_load_2d(dst + (j * BOX * WG_ROW_BYTES) as u32, map_b, (n0 + j * BOX) as i32, k_of(kt), landed(r));
+                    }
+                }
+            }
+        };
+        if tid == 0 {
+            for kt in 0..ktiles.min(WG_SCRATCH_SLOTS) {
+                fetch(kt);
+            }
+        }
+        // Transposes the MN-major tile at `src` (boxes of 32 columns of m or n × 32 k) into the
+        // K-major tile of `rows` rows at `dst`: element (k, c) of box j sits at k·128 + ((c/4 ⊕ k%8)·16) +
+        // (c%4)·4 in the box, and goes to row 32j + c of the K-major tile, at ((k/4 ⊕ c%8)·16)
+        // + (k%4)·4 in that row (the same 128-byte swizzle both ways).
+        let transpose = |src: u32, dst: u32, rows: usize| {
+            for j in 0..rows / BOX {
+                unroll!(h in [0, 1] {
+                    let k4 = 2 * warp + h;
+                    let c = lane;
+                    let mut v = [0f32; 4];
+                    unroll!(i in [0, 1, 2, 3] {
+                        let k = 4 * k4 + i;
+                        let at = src + (j * BOX * WG_ROW_BYTES + k * WG_ROW_BYTES + (((c / 4) ^ (k % 8)) * 16) + (c % 4) * 4) as u32;
+                        // SAFETY: inside the landed scratch tile.
+                        v[i] = unsafe { ld_shared_f32(at) };
+                    });
+                    let at = dst + ((j * BOX + c) * WG_ROW_BYTES + ((k4 ^ (c % 8)) * 16)) as u32;
+                    // SAFETY: inside the stage's tile, which the consumers have released.
+                    unsafe { st_shared_f32x4(at, v) };
+                });
+            }
+        };
+        for kt in 0..ktiles {
+            let (s, r) = (kt % STAGES, kt % WG_SCRATCH_SLOTS);
+            // SAFETY (whole block): initialized barriers; copies and stores land inside stage s
+            // once the consumers have released it, and read slot r once it has landed.
+            unsafe {
+                if kt >= STAGES {
+                    mbarrier_wait(empty(s), ((kt / STAGES - 1) & 1) as u32);
+                }
+                if tid == 0 {
+                    let direct = tile.stage_bytes() - if xa { tile.a_bytes() } else { 0 } - if xb { bn * WG_ROW_BYTES } else { 0 };
+                    mbarrier_arrive_expect_tx(full(s), direct as u32);
+                    if !xa {
+                        tma_load_2d(stage(s), map_a, k_of(kt), m0 as i32, full(s));
+                    }
+                    if !xb {
+                        tma_load_2d(stage(s) + tile.a_bytes() as u32, map_b, k_of(kt), n0 as i32, full(s));
+                    }
+                }
+                mbarrier_wait(landed(r), ((kt / WG_SCRATCH_SLOTS) & 1) as u32);
+                if xa {
+                    transpose(scratch(r), stage(s), bm);
+                }
+                if xb {
+                    transpose(scratch(r) + if xa { tile.a_bytes() as u32 } else { 0 }, stage(s) + tile.a_bytes() as u32, bn);
+                }
+                // The stores reach `wgmma` (the async proxy); then this thread's arrival.
+                fence_proxy_async();
+                mbarrier_arrive(full(s));
+                // Every producer is done reading slot r: refill it.
+                named_barrier(2, 128);
+                if tid == 0 && kt + WG_SCRATCH_SLOTS < ktiles {
+                    fetch(kt + WG_SCRATCH_SLOTS);
+                }
+            }
         }
     }
 
@@ -174,20 +339,35 @@ mod device {
         let (bm, bn, ldc) = (tile.bm(), tile.bn, tile.ldc());
         let tid = thread_idx_x() as usize;
         let wg = tid / 128;
+        // MN-major operands the producers transpose in shared memory (TF32), and how `wgmma`
+        // reads each operand's stage tile.
+        let (xa, xb) = (TA && K::TRANSPOSES, TB && K::TRANSPOSES);
+        let (ta_smem, tb_smem) = (TA && !xa, TB && !xb);
+        let slots = if xa || xb { WG_SCRATCH_SLOTS } else { 0 };
         let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
         let stage = |s: usize| base + (s * tile.stage_bytes()) as u32;
-        let bars = stage(STAGES);
+        let scratch_bytes = tile.scratch_bytes(xa, xb);
+        let scratch = |r: usize| stage(STAGES) + (r * scratch_bytes) as u32;
+        let bars = scratch(slots);
         let full = |s: usize| bars + 8 * s as u32;
         let empty = |s: usize| bars + 8 * (STAGES + s) as u32;
+        let landed = |r: usize| bars + 8 * (2 * STAGES + r) as u32;
         if tid == 0 {
             prefetch_tensormap(map_a);
             prefetch_tensormap(map_b);
             for s in 0..STAGES {
-                // SAFETY: the barrier words lie past the stages, inside the tile's shared bytes.
+                // SAFETY: the barrier words lie past the stages and scratch slots, inside the
+                // tile's shared bytes.
                 unsafe {
-                    mbarrier_init(full(s), 1);
+                    // With transposed operands, every producer thread also arrives once it has
+                    // written its part of the stage.
+                    mbarrier_init(full(s), if slots > 0 { 1 + 128 } else { 1 });
                     mbarrier_init(empty(s), CONS as u32);
                 }
+            }
+            for r in 0..slots {
+                // SAFETY: as above.
+                unsafe { mbarrier_init(landed(r), 1) };
             }
             fence_barrier_init();
         }
@@ -200,7 +380,17 @@ mod device {
         let (first, end) = split_range(p, z, (p.k as usize).div_ceil(K::BK).max(1));
         let ktiles = end - first;
 
-        if wg == 0 {
+        if wg == 0 && slots > 0 {
+            // SAFETY: as the kernels' (see `produce_transposed`).
+            unsafe {
+                produce_transposed::<K, CONS, NACC, STAGES>(
+                    (map_a, map_b),
+                    (xa, xb),
+                    (m0, n0, first, ktiles),
+                    Ring { stage: stage(0), scratch: scratch(0), bars },
+                )
+            };
+        } else if wg == 0 {
             if tid == 0 {
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
@@ -253,7 +443,7 @@ mod device {
                 wgmma_fence();
                 for kk in 0..K::BK / K::KSTEP {
                     // SAFETY: stage s is full; the whole warpgroup runs this.
-                    unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K, TA>(a_base, kk), step_desc::<K, TB>(b_base, kk)) };
+                    unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), step_desc::<K>(tb_smem, b_base, kk)) };
                 }
                 wgmma_commit();
                 // The group before this one has finished reading its stage: release it.
@@ -439,8 +629,8 @@ macro_rules! wgmma_kernel {
         /// `map_a` and `map_b` describe A and B as the host's `TensorMap` builder does for this
         /// layout and tile (128-byte swizzle, boxes of one stage's tile); `c` (f32, m rows of
         /// `p.ldc`) and `bias` (n f32 if `p.has_bias != 0`) are valid and disjoint from A and
-        /// B. Launch: block `tile.threads()`, grid (⌈n/bn⌉, ⌈m/bm⌉), `tile.shared()` bytes of
-        /// dynamic shared memory; sm_90a only. Blocks take their tiles in `grouped_tile` order.
+        /// B. Launch: block `tile.threads()`, grid (⌈n/bn⌉, ⌈m/bm⌉), `tile.shared_transposing(xa, xb)`
+        /// bytes of dynamic shared memory (the MN-major operands a TF32 kernel transposes); sm_90a only. Blocks take their tiles in `grouped_tile` order.
         /// Split-K over gridDim.z (`p.splits`, with a zeroed counter per tile at `p.sem`;
         /// `split.rs`).
         #[kernel(sm_90a, max_threads = $threads, min_blocks = $blocks)]
@@ -488,6 +678,32 @@ macro_rules! wgmma_kernels {
 }
 
 wgmma_kernels!(WG_WIDE, 384, 1, gemm_wgmma_bf16_kk, gemm_wgmma_bf16_kn, gemm_wgmma_bf16_mk, gemm_wgmma_bf16_mn, gemm_wgmma_tf32_kk);
+/// Declares the TF32 kernels that transpose MN-major operands in shared memory on tile `$tile`
+/// (a `*_T` tile; `$both` for the kernel that transposes both): op(B) stored k×n, op(A) stored
+/// k×m, both.
+macro_rules! wgmma_tf32_transposing {
+    ($tile:ident, $both:ident, $threads:tt, $blocks:tt, $kn:ident, $mk:ident, $mn:ident) => {
+        wgmma_kernel!(
+            /// C = act(α·A·B + …) on TF32 tensor cores with f32 A (m×k) and B (k×n), both
+            /// row-major: B's tiles are transposed to K-major in shared memory.
+            $kn, Tf32, false, true, $tile, $threads, $blocks
+        );
+        wgmma_kernel!(
+            /// C = act(α·Aᵀ·Bᵀ + …) on TF32 tensor cores with f32 A stored k×m and B stored n×k:
+            /// A's tiles are transposed to K-major in shared memory.
+            $mk, Tf32, true, false, $tile, $threads, $blocks
+        );
+        wgmma_kernel!(
+            /// C = act(α·Aᵀ·B + …) on TF32 tensor cores with f32 A stored k×m and B stored k×n
+            /// (a weight gradient's layout): both operands' tiles are transposed in shared memory.
+            $mn, Tf32, true, true, $both, $threads, $blocks
+        );
+    };
+}
+
+wgmma_tf32_transposing!(WG_WIDE_T, WG_WIDE_TT, 384, 1, gemm_wgmma_tf32_kn, gemm_wgmma_tf32_mk, gemm_wgmma_tf32_mn);
+wgmma_tf32_transposing!(WG_NARROW_T, WG_NARROW_TT, 256, 2, gemm_wgmma_tf32_kn_64x128, gemm_wgmma_tf32_mk_64x128, gemm_wgmma_tf32_mn_64x128);
+wgmma_tf32_transposing!(WG_SMALL_T, WG_SMALL_T, 256, 2, gemm_wgmma_tf32_kn_64x64, gemm_wgmma_tf32_mk_64x64, gemm_wgmma_tf32_mn_64x64);
 wgmma_kernels!(
     WG_SMALL,
     256,

@@ -184,8 +184,10 @@ pub enum GemmKernel {
     ColDot,
     /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles, split-K.
     /// TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows only: x·Wᵀ with k a
-    /// multiple of 4 runs as is; any other operand is first staged k-contiguous (one pass over
-    /// it, into a staging buffer the stream keeps).
+    /// multiple of 4 runs as is; an m- or n-contiguous operand is either transposed in shared
+    /// memory by the kernel's producer warpgroup (slower main loop, no extra pass: products
+    /// with few rows) or first staged k-contiguous (one pass over it, into a staging buffer the
+    /// stream keeps), as the cost model finds cheaper ([`plan::Tf32Staging`]).
     Tf32Wgmma,
     /// `Tf32Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): four times the tiles of the 128×256 kernel for mid-sized outputs.
@@ -269,7 +271,7 @@ impl GemmKernel {
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staged_elems(p) > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
-            GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staged_elems(p), m, n, k, sms),
+            GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
             // with a 4-byte-load path.
             GemmKernel::WarpTiledWide if !vec_operands(p) => plan::choose_splits(GemmKernel::WarpTiledFast, m, n, k, sms),
@@ -385,12 +387,27 @@ fn tf32_direct(os: u64, ks: u64) -> bool {
     ks == 1 && os.is_multiple_of(4)
 }
 
-/// Elements [`GemmKernel::Tf32Wgmma`] stages before its launch: every operand it cannot read as
-/// it is, rows padded to a multiple of 4.
+/// Whether the TF32 `wgmma` kernels' producers can transpose an operand in shared memory: the
+/// copy engine reads it MN-major (m or n contiguous, k rows 16-byte aligned).
+fn tf32_transposable(os: u64, ks: u64) -> bool {
+    os == 1 && ks.is_multiple_of(4)
+}
+
+/// Elements [`GemmKernel::Tf32Wgmma`] stages before its launch: every operand it can neither
+/// read as it is nor transpose in shared memory, rows padded to a multiple of 4.
 fn tf32_staged_elems(p: &GemmParams) -> usize {
+    tf32_staging(p).rest
+}
+
+/// Elements a TF32 `wgmma` product stages if it stages every operand that is not K-major, and
+/// if it transposes in shared memory those it can ([`plan::Tf32Staging`]).
+fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let padded = (p.k as usize).next_multiple_of(4);
     let ops = [(p.a_row_stride, p.a_col_stride, p.m as usize), (p.b_col_stride, p.b_row_stride, p.n as usize)];
-    ops.iter().filter(|o| !tf32_direct(o.0, o.1)).map(|o| o.2 * padded).sum()
+    let staged = |o: &&(u64, u64, usize)| !tf32_direct(o.0, o.1);
+    let all = ops.iter().filter(staged).map(|o| o.2 * padded).sum();
+    let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
+    plan::Tf32Staging { all, rest }
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
@@ -417,13 +434,36 @@ struct WgmmaKernel {
 
 /// The TF32 `wgmma` kernel (x·Wᵀ operands, k-major) on the 128×256, 64×128 or 64×64 tile.
 fn wgmma_tf32(tile: kernels::matmul::WgTile) -> WgmmaKernel {
+    wgmma_tf32_layout(tile, false, false).0
+}
+
+/// The TF32 `wgmma` kernel on `tile` (128×256, 64×128 or 64×64) for MN-major op(A) (`a_mn`)
+/// and op(B) (`b_mn`), and the tile it runs: with an MN-major operand, the transposing
+/// kernel's tile (fewer stages, scratch slots in their place).
+fn wgmma_tf32_layout(tile: kernels::matmul::WgTile, a_mn: bool, b_mn: bool) -> (WgmmaKernel, kernels::matmul::WgTile) {
     use kernels::matmul as km;
-    if tile == km::WG_WIDE {
-        WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK, launch: km::gemm_wgmma_tf32_kk }
-    } else if tile == km::WG_NARROW {
-        WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK_64X128, launch: km::gemm_wgmma_tf32_kk_64x128 }
-    } else {
-        WgmmaKernel { info: &km::GEMM_WGMMA_TF32_KK_64X64, launch: km::gemm_wgmma_tf32_kk_64x64 }
+    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let (wide, narrow) = (tile == km::WG_WIDE, tile == km::WG_NARROW);
+    let transposing = match (wide, narrow, a_mn && b_mn) {
+        (true, _, false) => km::WG_WIDE_T,
+        (true, _, true) => km::WG_WIDE_TT,
+        (_, true, false) => km::WG_NARROW_T,
+        (_, true, true) => km::WG_NARROW_TT,
+        _ => km::WG_SMALL_T,
+    };
+    match (a_mn, b_mn) {
+        (false, false) if wide => (k(&km::GEMM_WGMMA_TF32_KK, km::gemm_wgmma_tf32_kk), tile),
+        (false, false) if narrow => (k(&km::GEMM_WGMMA_TF32_KK_64X128, km::gemm_wgmma_tf32_kk_64x128), tile),
+        (false, false) => (k(&km::GEMM_WGMMA_TF32_KK_64X64, km::gemm_wgmma_tf32_kk_64x64), tile),
+        (false, true) if wide => (k(&km::GEMM_WGMMA_TF32_KN, km::gemm_wgmma_tf32_kn), transposing),
+        (false, true) if narrow => (k(&km::GEMM_WGMMA_TF32_KN_64X128, km::gemm_wgmma_tf32_kn_64x128), transposing),
+        (false, true) => (k(&km::GEMM_WGMMA_TF32_KN_64X64, km::gemm_wgmma_tf32_kn_64x64), transposing),
+        (true, false) if wide => (k(&km::GEMM_WGMMA_TF32_MK, km::gemm_wgmma_tf32_mk), transposing),
+        (true, false) if narrow => (k(&km::GEMM_WGMMA_TF32_MK_64X128, km::gemm_wgmma_tf32_mk_64x128), transposing),
+        (true, false) => (k(&km::GEMM_WGMMA_TF32_MK_64X64, km::gemm_wgmma_tf32_mk_64x64), transposing),
+        (true, true) if wide => (k(&km::GEMM_WGMMA_TF32_MN, km::gemm_wgmma_tf32_mn), transposing),
+        (true, true) if narrow => (k(&km::GEMM_WGMMA_TF32_MN_64X128, km::gemm_wgmma_tf32_mn_64x128), transposing),
+        (true, true) => (k(&km::GEMM_WGMMA_TF32_MN_64X64, km::gemm_wgmma_tf32_mn_64x64), transposing),
     }
 }
 
@@ -741,9 +781,18 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
         _ => params,
     };
     match plan.kernel {
-        GemmKernel::Tf32Wgmma => launch_tf32_wgmma(gpu, kernels::matmul::WG_WIDE, ptrs, params),
-        GemmKernel::Tf32Wgmma64x128 => launch_tf32_wgmma(gpu, kernels::matmul::WG_NARROW, ptrs, params),
-        GemmKernel::Tf32Wgmma64x64 => launch_tf32_wgmma(gpu, kernels::matmul::WG_SMALL, ptrs, params),
+        GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => {
+            let tile = match plan.kernel {
+                GemmKernel::Tf32Wgmma => kernels::matmul::WG_WIDE,
+                GemmKernel::Tf32Wgmma64x128 => kernels::matmul::WG_NARROW,
+                _ => kernels::matmul::WG_SMALL,
+            };
+            // Transpose MN-major operands in shared memory or stage them, as the model chose.
+            let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
+            let cost = model.cost(params.m as usize, params.n as usize, k, plan.splits, gpu.info().multiprocessors as usize);
+            let transpose = cost.is_some_and(|c| tf32_staging(&params).transposes(c, gpu.info().multiprocessors as usize));
+            launch_tf32_wgmma(gpu, tile, ptrs, params, transpose)
+        }
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma64x128 => launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
@@ -760,22 +809,30 @@ fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: 
 }
 
 /// [`GemmKernel::Tf32Wgmma`]: TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows
-/// only, so an operand stored the other way (or with a row stride not a multiple of 4) is first
-/// staged k-contiguous into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to
-/// a multiple of 4); then tensor maps of both, then the TF32 wgmma kernel on `tile`.
-fn launch_tf32_wgmma(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, params: GemmParams) -> Result<()> {
+/// only. With `transpose`, an MN-major operand the copy engine can read (m or n contiguous, k
+/// rows 16-byte aligned) is transposed in shared memory by the kernel; any other operand stored
+/// the other way is first staged k-contiguous into this stream's staging buffer
+/// (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4); then tensor maps of both, then the
+/// TF32 wgmma kernel on `tile` (its transposing form with MN-major operands).
+fn launch_tf32_wgmma(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, params: GemmParams, transpose: bool) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
     let padded = k.next_multiple_of(4);
-    let staged = tf32_staged_elems(&params);
+    let staging = tf32_staging(&params);
+    let staged = if transpose { staging.rest } else { staging.all };
     let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
     let mut tma = [None, None];
-    for (slot, &(ptr, os, ks, outer)) in tma.iter_mut().zip(&operands) {
+    let mut mn = [false, false];
+    for ((slot, is_mn), &(ptr, os, ks, outer)) in tma.iter_mut().zip(&mut mn).zip(&operands) {
+        *is_mn = transpose && !tf32_direct(os, ks) && tf32_transposable(os, ks);
         *slot = Some(if tf32_direct(os, ks) {
             TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize }
+        } else if *is_mn {
+            // Stored k×outer: the kernel's producers transpose its tiles in shared memory.
+            TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize }
         } else {
             let (tile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
             let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(tile), k.div_ceil(tile), (1, 1))?;
@@ -790,8 +847,9 @@ fn launch_tf32_wgmma(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, para
         });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
-    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
-    launch_wgmma(gpu, "gemm", wgmma_tf32(tile), tile, wg, x.c, x.bias, params)
+    let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32 };
+    launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
 /// [`GemmKernel::Tf32x3Wgmma`]: both operands staged as [head | tail] rows (`k` their own
@@ -1159,12 +1217,15 @@ fn launch_wgmma(
     if !gpu.supports(info) {
         return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
     }
+    // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32) and a stage's k deep.
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
-        if mn { m.tiled(op, km::WG_MN_BOX as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
+        if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
     };
     let map_a = map(&x.a, x.a_mn, tile.bm())?;
     let map_b = map(&x.b, x.b_mn, tile.bn)?;
-    let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (tile.bm(), tile.bn), tile.threads(), tile.shared())?;
+    // TF32 kernels transpose their MN-major operands in shared memory (scratch slots).
+    let shared = if x.a.element == TmaElement::F32 { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
+    let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (tile.bm(), tile.bn), tile.threads(), shared)?;
     cfg.grid.z = params.splits;
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
     // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were

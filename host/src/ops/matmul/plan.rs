@@ -256,19 +256,55 @@ fn tensor_core_candidates<K: Copy>(
     wg.into_iter().chain(mma_kernels.map(move |x| (x, model(x), 0.0)))
 }
 
+/// The TF32 `wgmma` kernels that transpose MN-major operands in shared memory run at this
+/// fraction of the K-major kernels' rate: nn 4096³ took 644 µs against nt's 356, 1024³ 23.4
+/// against 11.4, 256×4096×4096 93.9 against 45.8 (H100, docs/runs/2026-11-23-h100-s7/r3).
+pub const TF32_TRANSPOSE_EFF: f64 = 0.5;
+
+/// What a TF32 `wgmma` product must do with its operands before `wgmma` can read them:
+/// elements staged k-contiguous if every operand that is not is staged (`all`), and if the
+/// MN-major operands the copy engine can read are transposed in shared memory instead (`rest`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tf32Staging {
+    pub all: usize,
+    pub rest: usize,
+}
+
+impl Tf32Staging {
+    /// Whether a `wgmma` plan whose kernel costs `cost` (model units) transposes its MN-major
+    /// operands in shared memory rather than staging them: when the staging pass it saves costs
+    /// more than the slower main loop. The staging pass costs about as much as the product at
+    /// a few hundred rows, so the small-m products transpose and the large ones stage.
+    pub fn transposes(self, cost: f64, sms: usize) -> bool {
+        self.all > self.rest && cost / TF32_TRANSPOSE_EFF + self.cost(self.rest, sms) < cost + self.cost(self.all, sms)
+    }
+
+    /// The cost of a `wgmma` plan of kernel cost `cost`, staged or transposed as
+    /// [`Tf32Staging::transposes`] chooses.
+    pub fn plan_cost(self, cost: f64, sms: usize) -> f64 {
+        if self.transposes(cost, sms) { cost / TF32_TRANSPOSE_EFF + self.cost(self.rest, sms) } else { cost + self.cost(self.all, sms) }
+    }
+
+    fn cost(self, elems: usize, sms: usize) -> f64 {
+        if elems > 0 { staging_cost(elems, sms) } else { 0.0 }
+    }
+}
+
 /// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over the three `Tf32Wgmma` tiles
-/// (on sm_90a; with the cost of staging the operands `stage_elems` > 0 needs), `Tf32` and
-/// `Tf32Tile64`.
-pub fn choose_tf32(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let cands = tensor_core_candidates(
-        [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64],
-        [GemmKernel::Tf32, GemmKernel::Tf32Tile64],
-        TileModel::of,
-        wgmma,
-        stage_elems,
-        sms,
-    );
-    let (kernel, splits) = cheapest(cands, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
+/// (on sm_90a; with the cost of staging or transposing the operands that are not K-major,
+/// [`Tf32Staging::plan_cost`]), `Tf32` and `Tf32Tile64`.
+pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+    let wgmma_kernels = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
+    let mut best: Option<(f64, GemmKernel, u32)> = None;
+    for kernel in wgmma_kernels.into_iter().filter(|_| wgmma).chain([GemmKernel::Tf32, GemmKernel::Tf32Tile64]) {
+        let Some(model) = TileModel::of(kernel) else { continue };
+        let (splits, c) = model.best_splits(m, n, k, sms);
+        let c = if wgmma_kernels.contains(&kernel) { stage.plan_cost(c, sms) } else { c };
+        if best.is_none_or(|(b, ..)| c < b) {
+            best = Some((c, kernel, splits));
+        }
+    }
+    let (kernel, splits) = best.map_or((GemmKernel::Tf32, 1), |(_, kernel, splits)| (kernel, splits));
     GemmPlan { kernel, splits }
 }
 
