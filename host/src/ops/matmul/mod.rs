@@ -888,7 +888,7 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Bf16Kernel {
     /// The fastest kernel for the shape and device: the cost model of [`plan`] picks among
-    /// [`Bf16Kernel::Wgmma`] and [`Bf16Kernel::Wgmma64x128`] (sm_90a only; an operand whose row
+    /// [`Bf16Kernel::Wgmma`], [`Bf16Kernel::Wgmma64x128`] and [`Bf16Kernel::Wgmma64x64`] (sm_90a only; an operand whose row
     /// stride is not a multiple of 8 elements is first copied into padded rows),
     /// [`Bf16Kernel::MmaLdmatrix`] and
     /// [`Bf16Kernel::MmaTile64`], and their split-K counts; short-k products (up to

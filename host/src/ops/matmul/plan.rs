@@ -16,10 +16,13 @@
 //! issues at full rate, so a lone 2-warp block runs at a quarter of it. `fixed` is the
 //! per-block cost outside the main loop (prologue, pipeline fill, epilogue) in k-steps, partly
 //! hidden when several blocks share a multiprocessor; `split` the round trip of a partial tile
-//! through the workspace. TF32 and BF16 choose between `wgmma` (128×256 tiles, fast when full,
-//! a large fixed cost and an expensive split) and the `mma.sync` tiles (128×128 and 64×64,
-//! cheap to start); a `wgmma` plan that first stages its operands adds the staging pass's cost
-//! ([`staging_cost`]).
+//! through the workspace. TF32 and BF16 choose between `wgmma` (128×256, 64×128 and 64×64
+//! tiles, a large fixed cost and an expensive split) and the `mma.sync` tiles (128×128 and
+//! 64×64, cheap to start); a `wgmma` plan that first stages its operands adds the staging
+//! pass's cost ([`staging_cost`]), a TF32 one that transposes them in shared memory runs slower
+//! ([`Tf32Staging`]). The TF32 and BF16 constants were refitted with the 64×64 tiles on 26
+//! shapes and the third pass's plans (docs/runs/2026-11-23-h100-s7/r1): the pick within 2.9 %
+//! (BF16) and 2.0 % (TF32) of the best plan.
 //!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
