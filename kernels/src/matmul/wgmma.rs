@@ -57,11 +57,15 @@ impl WgTile {
     pub const fn scratch_bytes(&self, xa: bool, xb: bool) -> usize {
         (if xa { self.a_bytes() } else { 0 }) + (if xb { self.bn * WG_ROW_BYTES } else { 0 })
     }
+    /// Scratch slots of a kernel that transposes `xa`/`xb`: none if it transposes nothing.
+    pub const fn scratch_slots(xa: bool, xb: bool) -> usize {
+        if xa || xb { WG_SCRATCH_SLOTS } else { 0 }
+    }
     /// [`WgTile::shared`] of a kernel that transposes `xa`/`xb` in shared memory: the stages,
     /// [`WG_SCRATCH_SLOTS`] scratch slots, the alignment slack and the barriers (two per stage
     /// and one per slot).
     pub const fn shared_transposing(&self, xa: bool, xb: bool) -> u32 {
-        let slots = if xa || xb { WG_SCRATCH_SLOTS } else { 0 };
+        let slots = Self::scratch_slots(xa, xb);
         let ring = self.stages * self.stage_bytes() + slots * self.scratch_bytes(xa, xb) + (2 * self.stages + slots) * 8;
         // The epilogue stages C over the ring once every barrier is done with.
         let epilogue = self.consumers * 64 * self.ldc() * 4;
@@ -195,12 +199,49 @@ mod device {
         }
     }
 
-    /// Shared addresses of a block's pipeline: the first stage, the first scratch slot, the
-    /// barriers (full per stage, empty per stage, landed per slot).
+    /// The shared-memory layout of a block's pipeline from `base` (1024-aligned): the stages,
+    /// the scratch slots (transposed TF32 operands only), then the barriers: full per stage,
+    /// empty per stage, landed per slot.
+    #[derive(Clone, Copy)]
     pub struct Ring {
-        pub stage: u32,
-        pub scratch: u32,
-        pub bars: u32,
+        base: u32,
+        stages: usize,
+        stage_bytes: usize,
+        scratch_bytes: usize,
+        slots: usize,
+    }
+
+    impl Ring {
+        /// The ring of `tile` transposing op(A) (`xa`) and op(B) (`xb`) in shared memory.
+        #[inline(always)]
+        pub fn new(base: u32, tile: WgTile, xa: bool, xb: bool) -> Ring {
+            let slots = WgTile::scratch_slots(xa, xb);
+            Ring { base, stages: tile.stages, stage_bytes: tile.stage_bytes(), scratch_bytes: tile.scratch_bytes(xa, xb), slots }
+        }
+        #[inline(always)]
+        pub fn stage(&self, s: usize) -> u32 {
+            self.base + (s * self.stage_bytes) as u32
+        }
+        #[inline(always)]
+        pub fn scratch(&self, r: usize) -> u32 {
+            self.stage(self.stages) + (r * self.scratch_bytes) as u32
+        }
+        #[inline(always)]
+        fn bar(&self, i: usize) -> u32 {
+            self.scratch(self.slots) + 8 * i as u32
+        }
+        #[inline(always)]
+        pub fn full(&self, s: usize) -> u32 {
+            self.bar(s)
+        }
+        #[inline(always)]
+        pub fn empty(&self, s: usize) -> u32 {
+            self.bar(self.stages + s)
+        }
+        #[inline(always)]
+        pub fn landed(&self, r: usize) -> u32 {
+            self.bar(2 * self.stages + r)
+        }
     }
 
     /// The producer warpgroup of a TF32 kernel with MN-major operands (`xa`: op(A) stored k×m,
@@ -229,11 +270,8 @@ mod device {
         // A box: 32 columns (of m or n) × 32 k (one 128-byte row of f32 per k).
         const BOX: usize = WG_ROW_BYTES / 4;
         let scratch_bytes = tile.scratch_bytes(xa, xb);
-        let stage = |s: usize| ring.stage + (s * tile.stage_bytes()) as u32;
-        let scratch = |r: usize| ring.scratch + (r * scratch_bytes) as u32;
-        let full = |s: usize| ring.bars + 8 * s as u32;
-        let empty = |s: usize| ring.bars + 8 * (STAGES + s) as u32;
-        let landed = |r: usize| ring.bars + 8 * (2 * STAGES + r) as u32;
+        // op(B)'s part of scratch slot r (after op(A)'s, if that is transposed too).
+        let b_scratch = |r: usize| ring.scratch(r) + if xa { tile.a_bytes() as u32 } else { 0 };
         let k_of = |kt: usize| ((first + kt) * K::BK) as i32;
         // Thread 0: the MN-major tiles of slice kt into slot kt % 2.
         let fetch = |kt: usize| {
@@ -241,16 +279,17 @@ mod device {
             // SAFETY: slot r is free (every producer has transposed the slice before kt from
             // it), 1024-aligned, and holds the boxes.
             unsafe {
-                mbarrier_arrive_expect_tx(landed(r), scratch_bytes as u32);
+                mbarrier_arrive_expect_tx(ring.landed(r), scratch_bytes as u32);
                 if xa {
                     for j in 0..bm / BOX {
-                        tma_load_2d(scratch(r) + (j * BOX * WG_ROW_BYTES) as u32, map_a, (m0 + j * BOX) as i32, k_of(kt), landed(r));
+                        let dst = ring.scratch(r) + (j * BOX * WG_ROW_BYTES) as u32;
+                        tma_load_2d(dst, map_a, (m0 + j * BOX) as i32, k_of(kt), ring.landed(r));
                     }
                 }
                 if xb {
-                    let dst = scratch(r) + if xa { tile.a_bytes() as u32 } else { 0 };
                     for j in 0..bn / BOX {
-                        tma_load_2d(dst + (j * BOX * WG_ROW_BYTES) as u32, map_b, (n0 + j * BOX) as i32, k_of(kt), landed(r));
+                        let dst = b_scratch(r) + (j * BOX * WG_ROW_BYTES) as u32;
+                        tma_load_2d(dst, map_b, (n0 + j * BOX) as i32, k_of(kt), ring.landed(r));
                     }
                 }
             }
@@ -261,9 +300,9 @@ mod device {
             }
         }
         // Transposes the MN-major tile at `src` (boxes of 32 columns of m or n × 32 k) into the
-        // K-major tile of `rows` rows at `dst`: element (k, c) of box j sits at k·128 + ((c/4 ⊕ k%8)·16) +
-        // (c%4)·4 in the box, and goes to row 32j + c of the K-major tile, at ((k/4 ⊕ c%8)·16)
-        // + (k%4)·4 in that row (the same 128-byte swizzle both ways).
+        // K-major tile of `rows` rows at `dst`: element (k, c) of box j sits at
+        // k·128 + ((c/4 ⊕ k%8)·16) + (c%4)·4 in the box, and goes to row 32j + c of the K-major
+        // tile, at ((k/4 ⊕ c%8)·16) + (k%4)·4 in that row (the same 128-byte swizzle both ways).
         let transpose = |src: u32, dst: u32, rows: usize| {
             for j in 0..rows / BOX {
                 unroll!(h in [0, 1] {
@@ -288,28 +327,28 @@ mod device {
             // once the consumers have released it, and read slot r once it has landed.
             unsafe {
                 if kt >= STAGES {
-                    mbarrier_wait(empty(s), ((kt / STAGES - 1) & 1) as u32);
+                    mbarrier_wait(ring.empty(s), ((kt / STAGES - 1) & 1) as u32);
                 }
                 if tid == 0 {
-                    let direct = tile.stage_bytes() - if xa { tile.a_bytes() } else { 0 } - if xb { bn * WG_ROW_BYTES } else { 0 };
-                    mbarrier_arrive_expect_tx(full(s), direct as u32);
+                    // The K-major operands' bytes: the stage but what the producers write.
+                    mbarrier_arrive_expect_tx(ring.full(s), (tile.stage_bytes() - scratch_bytes) as u32);
                     if !xa {
-                        tma_load_2d(stage(s), map_a, k_of(kt), m0 as i32, full(s));
+                        tma_load_2d(ring.stage(s), map_a, k_of(kt), m0 as i32, ring.full(s));
                     }
                     if !xb {
-                        tma_load_2d(stage(s) + tile.a_bytes() as u32, map_b, k_of(kt), n0 as i32, full(s));
+                        tma_load_2d(ring.stage(s) + tile.a_bytes() as u32, map_b, k_of(kt), n0 as i32, ring.full(s));
                     }
                 }
-                mbarrier_wait(landed(r), ((kt / WG_SCRATCH_SLOTS) & 1) as u32);
+                mbarrier_wait(ring.landed(r), ((kt / WG_SCRATCH_SLOTS) & 1) as u32);
                 if xa {
-                    transpose(scratch(r), stage(s), bm);
+                    transpose(ring.scratch(r), ring.stage(s), bm);
                 }
                 if xb {
-                    transpose(scratch(r) + if xa { tile.a_bytes() as u32 } else { 0 }, stage(s) + tile.a_bytes() as u32, bn);
+                    transpose(b_scratch(r), ring.stage(s) + tile.a_bytes() as u32, bn);
                 }
                 // The stores reach `wgmma` (the async proxy); then this thread's arrival.
                 fence_proxy_async();
-                mbarrier_arrive(full(s));
+                mbarrier_arrive(ring.full(s));
                 // Every producer is done reading slot r: refill it.
                 named_barrier(2, 128);
                 if tid == 0 && kt + WG_SCRATCH_SLOTS < ktiles {
@@ -343,15 +382,10 @@ mod device {
         // reads each operand's stage tile.
         let (xa, xb) = (TA && K::TRANSPOSES, TB && K::TRANSPOSES);
         let (ta_smem, tb_smem) = (TA && !xa, TB && !xb);
-        let slots = if xa || xb { WG_SCRATCH_SLOTS } else { 0 };
         let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
-        let stage = |s: usize| base + (s * tile.stage_bytes()) as u32;
-        let scratch_bytes = tile.scratch_bytes(xa, xb);
-        let scratch = |r: usize| stage(STAGES) + (r * scratch_bytes) as u32;
-        let bars = scratch(slots);
-        let full = |s: usize| bars + 8 * s as u32;
-        let empty = |s: usize| bars + 8 * (STAGES + s) as u32;
-        let landed = |r: usize| bars + 8 * (2 * STAGES + r) as u32;
+        let ring = Ring::new(base, tile, xa, xb);
+        let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
+        let transposes = xa || xb;
         if tid == 0 {
             prefetch_tensormap(map_a);
             prefetch_tensormap(map_b);
@@ -361,13 +395,13 @@ mod device {
                 unsafe {
                     // With transposed operands, every producer thread also arrives once it has
                     // written its part of the stage.
-                    mbarrier_init(full(s), if slots > 0 { 1 + 128 } else { 1 });
+                    mbarrier_init(full(s), if transposes { 1 + 128 } else { 1 });
                     mbarrier_init(empty(s), CONS as u32);
                 }
             }
-            for r in 0..slots {
+            for r in 0..ring.slots {
                 // SAFETY: as above.
-                unsafe { mbarrier_init(landed(r), 1) };
+                unsafe { mbarrier_init(ring.landed(r), 1) };
             }
             fence_barrier_init();
         }
@@ -380,16 +414,9 @@ mod device {
         let (first, end) = split_range(p, z, (p.k as usize).div_ceil(K::BK).max(1));
         let ktiles = end - first;
 
-        if wg == 0 && slots > 0 {
+        if wg == 0 && transposes {
             // SAFETY: as the kernels' (see `produce_transposed`).
-            unsafe {
-                produce_transposed::<K, CONS, NACC, STAGES>(
-                    (map_a, map_b),
-                    (xa, xb),
-                    (m0, n0, first, ktiles),
-                    Ring { stage: stage(0), scratch: scratch(0), bars },
-                )
-            };
+            unsafe { produce_transposed::<K, CONS, NACC, STAGES>((map_a, map_b), (xa, xb), (m0, n0, first, ktiles), ring) };
         } else if wg == 0 {
             if tid == 0 {
                 for kt in 0..ktiles {
@@ -496,6 +523,8 @@ mod device {
             // alignment.
             unsafe { staged.add((idx / (bn / 4)) * ldc + 4 * (idx % (bn / 4))) as *mut F32x4 }
         };
+        // The staged tile's rows inside C (the rest would only be bounds-checked away).
+        let rows = opaque(bm.min(p.m as usize - m0));
         if p.splits > 1 {
             // Split-K on the staged tile (the accumulator registers are dead by now: touching
             // them on a path only some blocks take makes ptxas serialize every wgmma). Only the
@@ -503,7 +532,6 @@ mod device {
             // the `rows` rows that C has (a 32-row product on 64-row tiles moves half the tile).
             // Each thread publishes, and in the last block sums, the quads it stores below.
             let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
-            let rows = opaque(bm.min(p.m as usize - m0));
             let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
             let end = rows * cq;
             let staged_quad = |q: usize| quad((q / cq) * (bn / 4) + q % cq);
@@ -564,9 +592,8 @@ mod device {
             // The epilogue below walks the staged tile in its own order: other threads' sums.
             sync_threads();
         }
-        // The staged tile's rows inside C (the rest would only be bounds-checked away).
         let mut idx = tid;
-        let end = opaque(bm.min(p.m as usize - m0) * (bn / 4));
+        let end = rows * (bn / 4);
         let act = crate::math::Activation::from_code(p.act);
         while idx < end {
             let (r, c4) = (idx / (bn / 4), 4 * (idx % (bn / 4)));
@@ -629,8 +656,10 @@ macro_rules! wgmma_kernel {
         /// `map_a` and `map_b` describe A and B as the host's `TensorMap` builder does for this
         /// layout and tile (128-byte swizzle, boxes of one stage's tile); `c` (f32, m rows of
         /// `p.ldc`) and `bias` (n f32 if `p.has_bias != 0`) are valid and disjoint from A and
-        /// B. Launch: block `tile.threads()`, grid (⌈n/bn⌉, ⌈m/bm⌉), `tile.shared_transposing(xa, xb)`
-        /// bytes of dynamic shared memory (the MN-major operands a TF32 kernel transposes); sm_90a only. Blocks take their tiles in `grouped_tile` order.
+        /// B. Launch: block `tile.threads()`, grid (⌈n/bn⌉, ⌈m/bm⌉),
+        /// `tile.shared_transposing(xa, xb)` bytes of dynamic shared memory (the MN-major
+        /// operands a TF32 kernel transposes); sm_90a only. Blocks take their tiles in
+        /// `grouped_tile` order.
         /// Split-K over gridDim.z (`p.splits`, with a zeroed counter per tile at `p.sem`;
         /// `split.rs`).
         #[kernel(sm_90a, max_threads = $threads, min_blocks = $blocks)]

@@ -269,7 +269,7 @@ impl GemmKernel {
             GemmKernel::Auto if !vec_operands(p) => plan::choose(plan::F32_4BYTE_LOAD_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
-            GemmKernel::Tf32Auto if wgmma && tf32_staged_elems(p) > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
+            GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
@@ -391,12 +391,6 @@ fn tf32_direct(os: u64, ks: u64) -> bool {
 /// copy engine reads it MN-major (m or n contiguous, k rows 16-byte aligned).
 fn tf32_transposable(os: u64, ks: u64) -> bool {
     os == 1 && ks.is_multiple_of(4)
-}
-
-/// Elements [`GemmKernel::Tf32Wgmma`] stages before its launch: every operand it can neither
-/// read as it is nor transpose in shared memory, rows padded to a multiple of 4.
-fn tf32_staged_elems(p: &GemmParams) -> usize {
-    tf32_staging(p).rest
 }
 
 /// Elements a TF32 `wgmma` product stages if it stages every operand that is not K-major, and
@@ -781,18 +775,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
         _ => params,
     };
     match plan.kernel {
-        GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => {
-            let tile = match plan.kernel {
-                GemmKernel::Tf32Wgmma => kernels::matmul::WG_WIDE,
-                GemmKernel::Tf32Wgmma64x128 => kernels::matmul::WG_NARROW,
-                _ => kernels::matmul::WG_SMALL,
-            };
-            // Transpose MN-major operands in shared memory or stage them, as the model chose.
-            let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
-            let cost = model.cost(params.m as usize, params.n as usize, k, plan.splits, gpu.info().multiprocessors as usize);
-            let transpose = cost.is_some_and(|c| tf32_staging(&params).transposes(c, gpu.info().multiprocessors as usize));
-            launch_tf32_wgmma(gpu, tile, ptrs, params, transpose)
-        }
+        GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => launch_tf32_wgmma(gpu, plan, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma64x128 => launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
@@ -813,15 +796,25 @@ fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: 
 /// rows 16-byte aligned) is transposed in shared memory by the kernel; any other operand stored
 /// the other way is first staged k-contiguous into this stream's staging buffer
 /// (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4); then tensor maps of both, then the
-/// TF32 wgmma kernel on `tile` (its transposing form with MN-major operands).
-fn launch_tf32_wgmma(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, params: GemmParams, transpose: bool) -> Result<()> {
+/// TF32 wgmma kernel of `plan` (a `Tf32Wgmma` tile; its transposing form with MN-major
+/// operands). Whether to transpose is the cost model's choice for the plan
+/// ([`plan::Tf32Staging::transposes`]).
+fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    let tile = match plan.kernel {
+        GemmKernel::Tf32Wgmma => km::WG_WIDE,
+        GemmKernel::Tf32Wgmma64x128 => km::WG_NARROW,
+        _ => km::WG_SMALL,
+    };
+    let staging = tf32_staging(&params);
+    let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
+    let sms = gpu.info().multiprocessors as usize;
+    let transpose = model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms));
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
     let padded = k.next_multiple_of(4);
-    let staging = tf32_staging(&params);
     let staged = if transpose { staging.rest } else { staging.all };
     let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
     let mut tma = [None, None];

@@ -217,19 +217,27 @@ impl TileModel {
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
 pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let (kernel, splits) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x), 0.0)), m, n, k, sms).unwrap_or((kernels[0], 1));
+    let (kernel, splits) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1));
     GemmPlan { kernel, splits }
 }
 
-/// The cheapest (kernel, splits) of `(kernel, model, extra cost)` candidates (`None` models
-/// skipped; the extra cost, in the model's units, is what the kernel needs besides its own
-/// launch, such as a staging pass); ties go to the earlier candidate and the fewer splits.
-pub fn cheapest<K: Copy>(cands: impl IntoIterator<Item = (K, Option<TileModel>, f64)>, m: usize, n: usize, k: usize, sms: usize) -> Option<(K, u32)> {
+/// The cheapest (kernel, splits) of `(kernel, model)` candidates (`None` models skipped);
+/// `total` turns a kernel's cost into its plan's, in the model's units (with what the kernel
+/// needs besides its own launch, such as a staging pass); ties go to the earlier candidate and
+/// the fewer splits.
+pub fn cheapest<K: Copy>(
+    cands: impl IntoIterator<Item = (K, Option<TileModel>)>,
+    total: impl Fn(K, f64) -> f64,
+    m: usize,
+    n: usize,
+    k: usize,
+    sms: usize,
+) -> Option<(K, u32)> {
     let mut best: Option<(f64, K, u32)> = None;
-    for (kernel, model, extra) in cands {
+    for (kernel, model) in cands {
         let Some(model) = model else { continue };
         let (splits, c) = model.best_splits(m, n, k, sms);
-        let c = c + extra;
+        let c = total(kernel, c);
         if best.is_none_or(|(b, ..)| c < b) {
             best = Some((c, kernel, splits));
         }
@@ -239,25 +247,28 @@ pub fn cheapest<K: Copy>(cands: impl IntoIterator<Item = (K, Option<TileModel>, 
 
 /// Cost of one staging pass over `elems` operand elements (`gemm_stage_kmajor_f32`,
 /// `gemm_stage_pad_bf16`), in the tensor-core models' units: a launch plus a read and a write
-/// of each element at a multiprocessor's share of DRAM bandwidth.
+/// of each element at a multiprocessor's share of DRAM bandwidth; 0 when nothing is staged (no
+/// pass is launched).
 pub fn staging_cost(elems: usize, sms: usize) -> f64 {
-    STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64
+    if elems == 0 { 0.0 } else { STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64 }
 }
 
-/// The tensor-core candidates of one precision: the `wgmma` kernels (only `wgmma` is true, each
-/// with the cost of staging the operands `stage_elems` > 0 needs) and the `mma.sync` ones.
+/// The tensor-core candidates of one precision: the `wgmma` kernels (only if `wgmma`) and the
+/// `mma.sync` ones.
 fn tensor_core_candidates<K: Copy>(
     wgmma_kernels: [K; 3],
     mma_kernels: [K; 2],
     model: fn(K) -> Option<TileModel>,
     wgmma: bool,
-    stage_elems: usize,
-    sms: usize,
-) -> impl Iterator<Item = (K, Option<TileModel>, f64)> {
-    let staging = if stage_elems > 0 { staging_cost(stage_elems, sms) } else { 0.0 };
-    let wg = wgmma_kernels.map(move |x| (x, model(x).filter(|_| wgmma), staging));
-    wg.into_iter().chain(mma_kernels.map(move |x| (x, model(x), 0.0)))
+) -> impl Iterator<Item = (K, Option<TileModel>)> {
+    let wg = wgmma_kernels.map(move |x| (x, model(x).filter(|_| wgmma)));
+    wg.into_iter().chain(mma_kernels.map(move |x| (x, model(x))))
 }
+
+/// TF32's `wgmma` kernels, largest tile first.
+const TF32_WGMMA: [GemmKernel; 3] = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
+/// BF16's `wgmma` kernels, largest tile first.
+const BF16_WGMMA: [Bf16Kernel; 3] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
 
 /// The TF32 `wgmma` kernels that transpose MN-major operands in shared memory run at this
 /// fraction of the K-major kernels' rate: nn 4096³ took 644 µs against nt's 356, 1024³ 23.4
@@ -279,17 +290,13 @@ impl Tf32Staging {
     /// more than the slower main loop. The staging pass costs about as much as the product at
     /// a few hundred rows, so the small-m products transpose and the large ones stage.
     pub fn transposes(self, cost: f64, sms: usize) -> bool {
-        self.all > self.rest && cost / TF32_TRANSPOSE_EFF + self.cost(self.rest, sms) < cost + self.cost(self.all, sms)
+        self.all > self.rest && cost / TF32_TRANSPOSE_EFF + staging_cost(self.rest, sms) < cost + staging_cost(self.all, sms)
     }
 
     /// The cost of a `wgmma` plan of kernel cost `cost`, staged or transposed as
     /// [`Tf32Staging::transposes`] chooses.
     pub fn plan_cost(self, cost: f64, sms: usize) -> f64 {
-        if self.transposes(cost, sms) { cost / TF32_TRANSPOSE_EFF + self.cost(self.rest, sms) } else { cost + self.cost(self.all, sms) }
-    }
-
-    fn cost(self, elems: usize, sms: usize) -> f64 {
-        if elems > 0 { staging_cost(elems, sms) } else { 0.0 }
+        if self.transposes(cost, sms) { cost / TF32_TRANSPOSE_EFF + staging_cost(self.rest, sms) } else { cost + staging_cost(self.all, sms) }
     }
 }
 
@@ -297,32 +304,19 @@ impl Tf32Staging {
 /// (on sm_90a; with the cost of staging or transposing the operands that are not K-major,
 /// [`Tf32Staging::plan_cost`]), `Tf32` and `Tf32Tile64`.
 pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let wgmma_kernels = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
-    let mut best: Option<(f64, GemmKernel, u32)> = None;
-    for kernel in wgmma_kernels.into_iter().filter(|_| wgmma).chain([GemmKernel::Tf32, GemmKernel::Tf32Tile64]) {
-        let Some(model) = TileModel::of(kernel) else { continue };
-        let (splits, c) = model.best_splits(m, n, k, sms);
-        let c = if wgmma_kernels.contains(&kernel) { stage.plan_cost(c, sms) } else { c };
-        if best.is_none_or(|(b, ..)| c < b) {
-            best = Some((c, kernel, splits));
-        }
-    }
-    let (kernel, splits) = best.map_or((GemmKernel::Tf32, 1), |(_, kernel, splits)| (kernel, splits));
+    let cands = tensor_core_candidates(TF32_WGMMA, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma);
+    let total = |kernel, c| if TF32_WGMMA.contains(&kernel) { stage.plan_cost(c, sms) } else { c };
+    let (kernel, splits) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
     GemmPlan { kernel, splits }
 }
 
 /// `Bf16Kernel::Auto`'s plan: the cost model over the three `Wgmma` tiles (on sm_90a; with
 /// the cost of padding the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`.
 pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
-    let cands = tensor_core_candidates(
-        [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64],
-        [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64],
-        TileModel::of_bf16,
-        wgmma,
-        stage_elems,
-        sms,
-    );
-    cheapest(cands, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
+    let cands = tensor_core_candidates(BF16_WGMMA, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma);
+    let staging = staging_cost(stage_elems, sms);
+    let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
+    cheapest(cands, total, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
 }
 
 /// The best split count for one fixed tile kernel.
