@@ -9,8 +9,12 @@
 //!
 //! ```text
 //! gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...]
+//!            [--plans NAME,...] [--profile N]
 //! ```
-//! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note.
+//! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note. `--plans` keeps the
+//! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, …). `--profile N` runs each plan N
+//! times after its check instead of timing it: a short, fixed list of launches for a profiler
+//! (Nsight Compute) to attribute.
 
 use std::process::ExitCode;
 
@@ -126,11 +130,20 @@ fn main() -> ExitCode {
     let mut precisions = parse_list("f32,tf32,bf16");
     let mut layouts = parse_list("nn,nt,tn");
     let mut shapes: Vec<(usize, usize, usize)> = SHAPES.to_vec();
+    let mut opts = Options::default();
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     for pair in args.chunks(2) {
         let (flag, value) = (pair[0].as_str(), pair.get(1).map(String::as_str).unwrap_or(""));
         match flag {
             "--precisions" => precisions = parse_list(value),
+            "--plans" => opts.plans = Some(parse_list(value)),
+            "--profile" => match value.parse() {
+                Ok(n) => opts.profile = Some(n),
+                Err(_) => {
+                    eprintln!("--profile wants a count; got {value:?}");
+                    return ExitCode::FAILURE;
+                }
+            },
             "--layouts" => layouts = parse_list(value),
             "--shapes" => {
                 let parsed: Option<Vec<_>> = value
@@ -147,12 +160,12 @@ fn main() -> ExitCode {
                 shapes = p;
             }
             _ => {
-                eprintln!("usage: gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...]");
+                eprintln!("usage: gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...] [--plans NAME,...] [--profile N]");
                 return ExitCode::FAILURE;
             }
         }
     }
-    match run(&precisions, &layouts, &shapes) {
+    match run(&precisions, &layouts, &shapes, &opts) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(mismatches) => {
             eprintln!("{mismatches} plans disagreed with the first plan of their shape");
@@ -165,7 +178,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize)]) -> Result<usize> {
+/// Which plans run, and whether they are timed or only launched for a profiler.
+#[derive(Default)]
+struct Options {
+    plans: Option<Vec<String>>,
+    profile: Option<usize>,
+}
+
+impl Options {
+    fn keeps(&self, plan: Plan) -> bool {
+        let name = name(plan);
+        let kernel = name.split(',').next().unwrap_or("");
+        self.plans.as_ref().is_none_or(|list| list.iter().any(|p| p == kernel))
+    }
+}
+
+fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize)], opts: &Options) -> Result<usize> {
     let gpu = Gpu::new()?;
     eprintln!("{:?}", gpu.info());
     println!("precision,layout,m,n,k,plan,splits,ms,tflops,note");
@@ -185,7 +213,7 @@ fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize
             let mut c = DeviceMatrix::zeros(&gpu, m, n)?;
             for precision in precisions {
                 let mut reference: Option<Vec<f32>> = None;
-                for plan in candidates(precision, (ta == Transpose::Yes, tb == Transpose::Yes), m, n, k) {
+                for plan in candidates(precision, (ta == Transpose::Yes, tb == Transpose::Yes), m, n, k).into_iter().filter(|&p| opts.keeps(p)) {
                     let op = |c: &mut DeviceMatrix| -> Result<()> {
                         let e = Epilogue::default();
                         match (plan, precision.as_str()) {
@@ -220,6 +248,14 @@ fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize
                                 mismatches += 1;
                             }
                         }
+                    }
+                    if let Some(times) = opts.profile {
+                        let launched = (0..times).try_for_each(|_| op(&mut c)).and_then(|()| gpu.synchronize());
+                        match launched {
+                            Ok(()) => println!("{row},,,profiled {times}x{note}"),
+                            Err(e) => println!("{row},,,error: {}", e.to_string().replace(',', ";")),
+                        }
+                        continue;
                     }
                     match measure_with(&gpu, &mut || op(&mut c), &row, (0.3, 20.0, 5)) {
                         Ok(t) => {

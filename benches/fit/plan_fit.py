@@ -16,6 +16,8 @@ from collections import defaultdict
 SMS = 132
 MAX_SPLITS = 64
 MIN_SLICES = 4
+MIN_CLUSTER_SLICES = 2
+MAX_CLUSTER_SPLITS = 8
 SAT_WARPS = 8.0
 COUNTERS = 16384
 WORKSPACE = 8 << 20
@@ -34,14 +36,15 @@ SHAPES = {
 WGMMA = ("Tf32Wgmma", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma64x128", "Wgmma64x64")
 STAGE_LAUNCH = 1.0e6
 STAGE_PER_ELEMENT = 500.0
-# The constants being fitted, per kernel: (eff, fixed, split cost).
+# The constants being fitted, per kernel: (eff, fixed, split cost[, cluster split cost]); the
+# wgmma kernels' fourth is the cost of a split reduced in a thread-block cluster (up to 8).
 PARAMS = {
     "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
     "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0],
-    "Tf32Wgmma": [1.0, 64.0, 768.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.17, 96.0, 48.0],
-    "Wgmma": [1.0, 448.0, 768.0], "MmaLdmatrix": [0.21, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
-    "Tf32Wgmma64x128": [0.73, 96.0, 1024.0], "Wgmma64x128": [0.66, 272.0, 1024.0],
-    "Tf32Wgmma64x64": [0.46, 400.0, 16.0], "Wgmma64x64": [0.4, 384.0, 512.0],
+    "Tf32Wgmma": [1.0, 64.0, 768.0, 224.0], "Tf32": [0.38, 96.0, 64.0], "Tf32Tile64": [0.17, 96.0, 48.0],
+    "Wgmma": [1.0, 448.0, 768.0, 720.0], "MmaLdmatrix": [0.21, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
+    "Tf32Wgmma64x128": [0.73, 288.0, 1024.0, 128.0], "Wgmma64x128": [0.45, 272.0, 1024.0, 128.0],
+    "Tf32Wgmma64x64": [0.46, 752.0, 16.0, 16.0], "Wgmma64x64": [0.38, 240.0, 80.0, 112.0],
 }
 
 
@@ -72,13 +75,16 @@ def staged_elems(prec, layout, m, n, k):
 
 def cost(kernel, m, n, k, s, params):
     bm, bn, bk, resident, warps = SHAPES[kernel]
-    eff, fixed, split_cost = params[kernel]
+    eff, fixed, split_cost = params[kernel][:3]
+    cluster = kernel in WGMMA and 2 <= s <= MAX_CLUSTER_SPLITS
+    if cluster:
+        split_cost = params[kernel][3]
     slices = max(1, -(-k // bk))
     per = -(-slices // s)
-    if s > 1 and (per < MIN_SLICES or -(-slices // per) != s):
+    if s > 1 and (per < (MIN_CLUSTER_SLICES if cluster else MIN_SLICES) or -(-slices // per) != s):
         return None
     tiles = -(-m // bm) * -(-n // bn)
-    if s > 1 and (tiles > COUNTERS or tiles * s * bm * bn > WORKSPACE):
+    if s > 1 and not cluster and (tiles > COUNTERS or tiles * s * bm * bn > WORKSPACE):
         return None
     load = -(-tiles * s // SMS)
     together = min(load, resident)
@@ -134,13 +140,14 @@ def main():
     cases = load(sys.argv[1])
     params = {k: list(v) for k, v in PARAMS.items()}
     precs = sorted({k[0] for k in cases})
-    grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], [float(x) for x in range(0, 1025, 16)])
+    splits_grid = [float(x) for x in range(0, 1025, 16)]
+    grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], splits_grid, splits_grid)
     if "--search" in sys.argv:
         for prec in precs:
             kernels = sorted({p for key, plans in cases.items() if key[0] == prec for (p, _) in plans if p in SHAPES})
             for _ in range(3):
                 for kern in kernels:
-                    for i, grid in enumerate(grids):
+                    for i, grid in enumerate(grids[: len(params[kern])]):
                         if kern in ("WarpTiledWide", "Tf32Wgmma", "Wgmma") and i == 0:
                             continue  # the reference kernel of its precision
                         def trial(v):
@@ -150,7 +157,8 @@ def main():
                             return (score(cases, q, prec), abs(v - params[kern][i]))
                         params[kern][i] = min(grid, key=trial)
         for kern in sorted(params):
-            print(f"{kern:>14}: eff {params[kern][0]:.2f} fixed {params[kern][1]:.0f} split {params[kern][2]:.0f}")
+            cluster = f" cluster split {params[kern][3]:.0f}" if len(params[kern]) > 3 else ""
+            print(f"{kern:>14}: eff {params[kern][0]:.2f} fixed {params[kern][1]:.0f} split {params[kern][2]:.0f}{cluster}")
     ls = losses(cases, params)
     for prec in precs:
         mine = sorted(((v, k) for k, v in ls.items() if k[0] == prec), reverse=True)

@@ -18,6 +18,11 @@ product is the median replay divided by R.
 Output (stdout): '#' lines (GPU, torch version, the case list's own '#' lines, which carry its
 seed, and the bf16 output dtype), then CSV `precision,layout,m,n,k,torch_ms`. A case torch
 cannot run gets torch_ms `nan` and a '#' line saying why. Progress goes to stderr.
+
+    python3 benches/torch/gemm_sweep.py cases.csv --profile N
+
+runs each case's op N times instead (no graph, no timing): a short list of launches for a
+profiler (Nsight Compute) to attribute, as `gemm_plans --profile N` does for ours.
 """
 
 import csv
@@ -137,7 +142,7 @@ def time_op(op):
     return ms, reps
 
 
-def run_case(precision, layout, m, n, k, mode):
+def run_case(precision, layout, m, n, k, mode, profile=None):
     set_tf32(precision == "tf32")
     dtype = torch.bfloat16 if precision == "bf16" else torch.float32
     a = operand(m, k, layout[0] == "t", dtype)
@@ -165,12 +170,20 @@ def run_case(precision, layout, m, n, k, mode):
         def op():
             torch.matmul(a, b, out=c)
 
+    if profile is not None:
+        for _ in range(profile):
+            op()
+        torch.cuda.synchronize()
+        return float("nan"), profile
     return time_op(op)
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: python3 gemm_sweep.py CASES.csv > torch.csv")
+    profile = None
+    if len(sys.argv) == 4 and sys.argv[2] == "--profile":
+        profile = int(sys.argv[3])
+    elif len(sys.argv) != 2:
+        raise SystemExit("usage: python3 gemm_sweep.py CASES.csv [--profile N] > torch.csv")
     if not torch.cuda.is_available():
         raise SystemExit("gemm_sweep.py: no CUDA GPU visible to torch")
     comments, cases = read_cases(sys.argv[1])
@@ -192,7 +205,7 @@ def main():
     t0 = time.time()
     for i, (p, layout, m, n, k) in enumerate(cases):
         try:
-            ms, reps = run_case(p, layout, m, n, k, mode)
+            ms, reps = run_case(p, layout, m, n, k, mode, profile)
             tflops = 2.0 * m * n * k / (ms * 1e-3) / 1e12
             print(f"[{i + 1}/{len(cases)} {time.time() - t0:.0f}s] {p} {layout} {m}x{n}x{k}: {ms:.4f} ms (R={reps}), {tflops:.2f} TFLOP/s", file=sys.stderr)
         except (RuntimeError, torch.cuda.OutOfMemoryError) as e:

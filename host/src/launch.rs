@@ -21,6 +21,8 @@ impl Dim3 {
     pub const fn xyz(x: u32, y: u32, z: u32) -> Dim3 {
         Dim3 { x, y, z }
     }
+    /// 1×1×1: a launch without thread-block clusters.
+    pub const ONE: Dim3 = Dim3 { x: 1, y: 1, z: 1 };
     pub fn volume(self) -> u64 {
         u64::from(self.x) * u64::from(self.y) * u64::from(self.z)
     }
@@ -29,6 +31,9 @@ impl Dim3 {
 /// The hardware's limits on a launch (the same on every GPU since compute capability 3.0).
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
 pub const MAX_GRID: Dim3 = Dim3 { x: (1 << 31) - 1, y: 65_535, z: 65_535 };
+/// Most blocks in a thread-block cluster that every cluster-capable GPU (compute capability
+/// 9.0 and up) accepts.
+pub const MAX_PORTABLE_CLUSTER: u64 = 8;
 
 /// Everything `cuLaunchKernel` needs besides the function and its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +41,22 @@ pub struct LaunchConfig {
     pub grid: Dim3,
     pub block: Dim3,
     pub shared_mem_bytes: u32,
+    /// Blocks per thread-block cluster ([`Dim3::ONE`]: none). A cluster's blocks run at once on
+    /// one GPU processing cluster and can read each other's shared memory (compute capability
+    /// 9.0 and up; launched with `cuLaunchKernelEx`).
+    pub cluster: Dim3,
+    /// Launched with programmatic stream serialization: the kernel may start once every block
+    /// of the previous kernel in the stream has called `griddepcontrol.launch_dependents` (or
+    /// exited), before that kernel completes. Only for kernels that call `griddepcontrol.wait`
+    /// before touching global memory (`kernels::matmul::grid_dependency_wait`).
+    pub overlaps_previous: bool,
+}
+
+impl Default for LaunchConfig {
+    /// One block of one thread, no shared memory, no cluster, no overlap.
+    fn default() -> Self {
+        LaunchConfig { grid: Dim3::ONE, block: Dim3::ONE, shared_mem_bytes: 0, cluster: Dim3::ONE, overlaps_previous: false }
+    }
 }
 
 impl LaunchConfig {
@@ -48,14 +69,14 @@ impl LaunchConfig {
             value: blocks as u64,
             limit: u64::from(MAX_GRID.x),
         })?;
-        Ok(LaunchConfig { grid: Dim3::x(grid_x), block: Dim3::x(block), shared_mem_bytes: 0 })
+        Ok(LaunchConfig { grid: Dim3::x(grid_x), block: Dim3::x(block), shared_mem_bytes: 0, ..LaunchConfig::default() })
     }
 
     /// A grid-stride launch over `work` items: enough blocks to cover them, at most `max_blocks`
     /// (kernels loop over the rest).
     pub fn grid_stride(work: usize, block: u32, max_blocks: u32) -> LaunchConfig {
         let blocks = work.div_ceil(block as usize).clamp(1, max_blocks as usize) as u32;
-        LaunchConfig { grid: Dim3::x(blocks), block: Dim3::x(block), shared_mem_bytes: 0 }
+        LaunchConfig { grid: Dim3::x(blocks), block: Dim3::x(block), shared_mem_bytes: 0, ..LaunchConfig::default() }
     }
 
     /// One thread per element of a `rows × cols` matrix, x along columns. Fails if the grid
@@ -66,18 +87,31 @@ impl LaunchConfig {
         let too_large = |what, value: usize, limit: u32| Error::TooLarge { op, what, value: value as u64, limit: u64::from(limit) };
         let gx = u32::try_from(gx).ok().filter(|&g| g <= MAX_GRID.x).ok_or(too_large("blocks in x", gx, MAX_GRID.x))?;
         let gy = u32::try_from(gy).ok().filter(|&g| g <= MAX_GRID.y).ok_or(too_large("blocks in y", gy, MAX_GRID.y))?;
-        Ok(LaunchConfig { grid: Dim3::xy(gx, gy), block: Dim3::xy(block.0, block.1), shared_mem_bytes: 0 })
+        Ok(LaunchConfig { grid: Dim3::xy(gx, gy), block: Dim3::xy(block.0, block.1), shared_mem_bytes: 0, ..LaunchConfig::default() })
     }
 
     /// A 2-D grid-stride launch: covers the matrix where the limits allow, loops beyond.
     pub fn for_2d_strided(rows: usize, cols: usize, block: (u32, u32)) -> LaunchConfig {
         let gx = cols.div_ceil(block.0 as usize).clamp(1, 65_535) as u32;
         let gy = rows.div_ceil(block.1 as usize).clamp(1, MAX_GRID.y as usize) as u32;
-        LaunchConfig { grid: Dim3::xy(gx, gy), block: Dim3::xy(block.0, block.1), shared_mem_bytes: 0 }
+        LaunchConfig { grid: Dim3::xy(gx, gy), block: Dim3::xy(block.0, block.1), shared_mem_bytes: 0, ..LaunchConfig::default() }
     }
 
     pub fn with_shared_mem(mut self, bytes: u32) -> LaunchConfig {
         self.shared_mem_bytes = bytes;
+        self
+    }
+
+    /// This launch with programmatic stream serialization ([`LaunchConfig::overlaps_previous`]).
+    pub fn with_overlap(mut self) -> LaunchConfig {
+        self.overlaps_previous = true;
+        self
+    }
+
+    /// This launch with its blocks grouped into clusters of `cluster` (each grid dimension a
+    /// multiple of the cluster's, checked by [`LaunchConfig::validate`]).
+    pub fn with_cluster(mut self, cluster: Dim3) -> LaunchConfig {
+        self.cluster = cluster;
         self
     }
 
@@ -96,6 +130,13 @@ impl LaunchConfig {
             if v > lim {
                 return Err(Error::TooLarge { op, what, value: u64::from(v), limit: u64::from(lim) });
             }
+        }
+        let c = self.cluster;
+        if c.volume() == 0 || c.volume() > MAX_PORTABLE_CLUSTER {
+            return Err(Error::TooLarge { op, what: "blocks per cluster", value: c.volume(), limit: MAX_PORTABLE_CLUSTER });
+        }
+        if !g.x.is_multiple_of(c.x) || !g.y.is_multiple_of(c.y) || !g.z.is_multiple_of(c.z) {
+            return Err(Error::InvalidArgument { op, reason: format!("grid {g:?} is not a whole number of clusters {c:?}") });
         }
         if self.shared_mem_bytes > max_shared {
             return Err(Error::TooLarge { op, what: "shared memory bytes per block", value: u64::from(self.shared_mem_bytes), limit: u64::from(max_shared) });
@@ -133,5 +174,14 @@ mod tests {
         assert!(c.validate("t", 0).is_err());
         let c = LaunchConfig::for_num_elems("t", 10, 256).unwrap().with_shared_mem(100_000);
         assert!(matches!(c.validate("t", 49_152), Err(Error::TooLarge { .. })));
+    }
+
+    #[test]
+    fn validate_rejects_clusters_that_do_not_tile_the_grid() {
+        let c = LaunchConfig { grid: Dim3::xyz(4, 2, 4), ..LaunchConfig::for_num_elems("t", 10, 256).unwrap() };
+        assert!(c.with_cluster(Dim3::xyz(1, 1, 4)).validate("t", 0).is_ok());
+        assert!(matches!(c.with_cluster(Dim3::xyz(1, 1, 3)).validate("t", 0), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(c.with_cluster(Dim3::xyz(2, 2, 4)).validate("t", 0), Err(Error::TooLarge { what: "blocks per cluster", .. })));
+        assert!(matches!(c.with_cluster(Dim3::xyz(0, 1, 1)).validate("t", 0), Err(Error::TooLarge { .. })));
     }
 }

@@ -271,6 +271,10 @@ impl KernelModule {
         if cfg.shared_mem_bytes > 48 * 1024 {
             self.allow_shared(kernel, f, cfg.shared_mem_bytes)?;
         }
+        if cfg.cluster != crate::launch::Dim3::ONE || cfg.overlaps_previous {
+            // SAFETY: as below.
+            return check(unsafe { launch_ex(f.0, cfg, stream, args) }, kernel.name);
+        }
         // SAFETY: `f` belongs to the live module; the caller vouches for the arguments.
         let result = unsafe {
             cu::cuLaunchKernel(
@@ -302,6 +306,68 @@ impl KernelModule {
         limits.insert(kernel.name, bytes);
         Ok(())
     }
+}
+
+/// `CUlaunchAttribute` (cuda.h, CUDA 12.0+): an id, padding to 8 bytes, a 64-byte value union
+/// of which only the cluster dimensions are used here. cust 0.3 predates `cuLaunchKernelEx`.
+#[repr(C)]
+struct LaunchAttribute {
+    id: u32,
+    pad: u32,
+    value: [u32; 16],
+}
+
+/// `CUlaunchConfig` (cuda.h, CUDA 12.0+).
+#[repr(C)]
+struct LaunchConfigEx {
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared_mem_bytes: u32,
+    stream: cu::CUstream,
+    attrs: *mut LaunchAttribute,
+    num_attrs: u32,
+}
+
+const _: () = assert!(size_of::<LaunchAttribute>() == 72 && size_of::<LaunchConfigEx>() == 56);
+
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`.
+const LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: u32 = 4;
+/// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`.
+const LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: u32 = 6;
+
+unsafe extern "C" {
+    fn cuLaunchKernelEx(config: *const LaunchConfigEx, f: cu::CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void) -> cu::CUresult;
+}
+
+/// Launches `f` with `cfg`'s launch attributes (`cuLaunchKernelEx`): its thread-block clusters
+/// and programmatic stream serialization.
+///
+/// # Safety
+/// As [`cu::cuLaunchKernel`]: a live function, arguments matching its parameters; with
+/// `cfg.overlaps_previous`, a kernel that waits for the previous grid before touching memory.
+unsafe fn launch_ex(f: cu::CUfunction, cfg: LaunchConfig, stream: cu::CUstream, args: &mut [*mut c_void]) -> cu::CUresult {
+    let attr = |id, v: [u32; 3]| {
+        let mut value = [0u32; 16];
+        value[..3].copy_from_slice(&v);
+        LaunchAttribute { id, pad: 0, value }
+    };
+    let mut attrs = Vec::with_capacity(2);
+    if cfg.cluster != crate::launch::Dim3::ONE {
+        attrs.push(attr(LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, [cfg.cluster.x, cfg.cluster.y, cfg.cluster.z]));
+    }
+    if cfg.overlaps_previous {
+        attrs.push(attr(LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, [1, 0, 0]));
+    }
+    let config = LaunchConfigEx {
+        grid: [cfg.grid.x, cfg.grid.y, cfg.grid.z],
+        block: [cfg.block.x, cfg.block.y, cfg.block.z],
+        shared_mem_bytes: cfg.shared_mem_bytes,
+        stream,
+        attrs: attrs.as_mut_ptr(),
+        num_attrs: attrs.len() as u32,
+    };
+    // SAFETY: the config and its attributes outlive the call; the rest is forwarded.
+    unsafe { cuLaunchKernelEx(&config, f, args.as_mut_ptr(), std::ptr::null_mut()) }
 }
 
 /// The kernels of a crate other than this runtime's own, embedded by its build script through

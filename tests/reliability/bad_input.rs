@@ -51,7 +51,7 @@ pub fn register(s: &mut Suite) {
         if !matches!(LaunchConfig::for_num_elems("t", n, 256), Err(Error::TooLarge { .. })) {
             return Err("a grid over the x limit must be TooLarge".into());
         }
-        let c = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(2048), shared_mem_bytes: 0 };
+        let c = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(2048), shared_mem_bytes: 0, ..LaunchConfig::default() };
         if !matches!(c.validate("t", 49_152), Err(Error::TooLarge { .. })) {
             return Err("2048 threads per block must be TooLarge".into());
         }

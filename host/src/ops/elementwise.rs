@@ -52,7 +52,7 @@ pub fn vec_add_into(gpu: &Gpu, a: &DeviceVector<f32>, b: &DeviceVector<f32>, c: 
 /// `STREAM_CHUNK` floats (the kernels loop if the grid limit caps it).
 pub(crate) fn stream_config(n: usize) -> LaunchConfig {
     let blocks = n.div_ceil(STREAM_CHUNK).clamp(1, MAX_GRID.x as usize) as u32;
-    LaunchConfig { grid: Dim3::x(blocks), block: Dim3::x(STREAM_BLOCK), shared_mem_bytes: 0 }
+    LaunchConfig { grid: Dim3::x(blocks), block: Dim3::x(STREAM_BLOCK), shared_mem_bytes: 0, ..LaunchConfig::default() }
 }
 
 /// C = A + B (new output).

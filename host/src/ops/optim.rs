@@ -188,7 +188,7 @@ fn gather_launch(
     // was 16384 blocks of a few hundred bytes each), their threads the columns, four at a time.
     let sms = gpu.info().multiprocessors as usize;
     let grid = Dim3 { x: cols.div_ceil(4 * OPTIM_BLOCK as usize).min(64) as u32, y: rows.min(16 * sms).min(65535) as u32, z: 1 };
-    let cfg = LaunchConfig { grid, block: Dim3::x(OPTIM_BLOCK), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig { grid, block: Dim3::x(OPTIM_BLOCK), shared_mem_bytes: 0, ..LaunchConfig::default() };
     // SAFETY: every length is passed and checked on the device; exactly one output (rows·cols
     // values, the callers' shape) is not null; outputs are distinct buffers.
     unsafe { k::gather_rows_f32(gpu, cfg, src, src_labels, perm, batch, dst, dst_bf16, dst_labels, rows, cols, src_rows, perm_len) }

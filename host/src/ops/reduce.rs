@@ -32,7 +32,10 @@ fn col_sum_config(rows: usize, cols: usize, sms: usize) -> Result<(LaunchConfig,
         y: u32::try_from(chunks).map_err(|_| too_large("row chunks", chunks))?,
         z: 1,
     };
-    Ok((LaunchConfig { grid, block: Dim3::xy(COL_SUM_BLOCK.0, COL_SUM_BLOCK.1), shared_mem_bytes: COL_SUM_SHARED_BYTES }, chunk_rows))
+    Ok((
+        LaunchConfig { grid, block: Dim3::xy(COL_SUM_BLOCK.0, COL_SUM_BLOCK.1), shared_mem_bytes: COL_SUM_SHARED_BYTES, ..LaunchConfig::default() },
+        chunk_rows,
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -98,7 +101,7 @@ pub fn sum_scaled_accumulate(gpu: &Gpu, x: &DeviceVector<f32>, acc: &mut DeviceV
     if acc.is_empty() {
         return Err(Error::ShapeMismatch { op: "sum_scaled_accumulate", expected: "an accumulator of at least 1 element".into(), got: "0".into() });
     }
-    let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(SUM_BLOCK), shared_mem_bytes: SUM_SHARED_BYTES };
+    let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(SUM_BLOCK), shared_mem_bytes: SUM_SHARED_BYTES, ..LaunchConfig::default() };
     // SAFETY: x holds x.len() f32; acc holds at least one, and is a different buffer.
     unsafe { k::sum_scaled_accum_f32(gpu, cfg, x, x.len(), acc, scale) }
 }

@@ -139,6 +139,65 @@ pub unsafe fn st_shared_f32x4(addr: u32, v: [f32; 4]) {
     };
 }
 
+/// Waits until the grids this one depends on have completed and their memory is visible
+/// (`griddepcontrol.wait`). A kernel launched with programmatic stream serialization may start
+/// while the previous kernel in its stream is still running, so it must call this before it
+/// reads or writes global memory; without that launch attribute it returns at once.
+#[inline(always)]
+pub fn grid_dependency_wait() {
+    // SAFETY: a wait; it touches no memory.
+    unsafe { asm!("griddepcontrol.wait;") };
+}
+
+/// Lets the next kernel of the stream start launching once every block of this grid has called
+/// this or exited (`griddepcontrol.launch_dependents`), so its launch and prologue overlap this
+/// grid's tail; it still waits for this grid's completion before touching memory.
+#[inline(always)]
+pub fn launch_dependents() {
+    // SAFETY: a scheduling hint.
+    unsafe { asm!("griddepcontrol.launch_dependents;") };
+}
+
+/// Waits until every thread of every block in this block's thread-block cluster has arrived
+/// (`barrier.cluster` with release/acquire semantics: shared-memory writes made before it are
+/// visible to the cluster's blocks after it). Every thread of the block must call it.
+#[inline(always)]
+pub fn cluster_sync() {
+    // SAFETY: a barrier over the whole cluster; all threads of each block reach it.
+    unsafe { asm!("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;") };
+}
+
+/// The address in the shared memory of the cluster's block `rank` that corresponds to this
+/// block's shared address `addr` (`mapa`): a `.shared::cluster` address for
+/// [`ld_shared_cluster_f32x4`].
+#[inline(always)]
+pub fn map_shared_rank(addr: u32, rank: u32) -> u32 {
+    let d: u32;
+    // SAFETY: address arithmetic only.
+    unsafe { asm!("mapa.shared::cluster.u32 {d}, {a}, {r};", d = out(reg32) d, a = in(reg32) addr, r = in(reg32) rank, options(pure, nomem, nostack)) };
+    d
+}
+
+/// Four f32 at `.shared::cluster` address `addr` (distributed shared memory: possibly another
+/// block's of this cluster).
+///
+/// # Safety
+/// `addr` is 16-byte aligned and maps into a live block of the cluster, whose writes there were
+/// made visible by a [`cluster_sync`].
+#[inline(always)]
+pub unsafe fn ld_shared_cluster_f32x4(addr: u32) -> [f32; 4] {
+    let (a, b, c, d): (f32, f32, f32, f32);
+    // SAFETY: forwarded.
+    unsafe {
+        asm!(
+            "ld.shared::cluster.v4.f32 {{{a}, {b}, {c}, {d}}}, [{p}];",
+            a = out(reg32) a, b = out(reg32) b, c = out(reg32) c, d = out(reg32) d, p = in(reg32) addr,
+            options(readonly, nostack),
+        )
+    };
+    [a, b, c, d]
+}
+
 /// Starts fetching the tensor map at generic address `map` (a kernel parameter) into the cache
 /// the copy engine reads descriptors from, so the first copy does not wait for it.
 #[inline(always)]

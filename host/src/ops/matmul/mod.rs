@@ -746,7 +746,8 @@ fn check_rowdot_shape(op: &'static str, p: &GemmParams) -> Result<()> {
 
 /// The split-K part of a plan's check, shared by the f32 and the BF16 plans: 1 to
 /// [`plan::MAX_SPLITS`] splits, and more than one only for a kernel with a tile model
-/// (`model`) whose splits of k are at least 4 slices long and fit the counters and workspace.
+/// (`model`) whose splits of k are long enough (4 slices; 2 in a cluster) and fit the counters
+/// and workspace (unless they run as one cluster).
 fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<plan::TileModel>, splits: u32, params: &GemmParams) -> Result<()> {
     let invalid = |reason: String| Err(crate::Error::InvalidArgument { op, reason });
     if splits == 0 || splits > plan::MAX_SPLITS {
@@ -787,6 +788,9 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
 /// workspace large enough).
 fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: u32) -> GemmParams {
     let per = model.slices_per_split(params.k as usize, splits).expect("a checked split") as u32;
+    if model.clusters(splits) {
+        return GemmParams { splits, slices_per_split: per, cluster: 1, ..params };
+    }
     let (sem, ws) = gpu.split_buffers();
     GemmParams { splits, slices_per_split: per, sem, ws, ..params }
 }
@@ -1220,6 +1224,13 @@ fn launch_wgmma(
     let shared = if x.a.element == TmaElement::F32 { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
     let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (tile.bm(), tile.bn), tile.threads(), shared)?;
     cfg.grid.z = params.splits;
+    // The wgmma kernels wait for the previous grid after their prologue
+    // (`grid_dependency_wait`), so they may start while it finishes.
+    cfg = cfg.with_overlap();
+    if params.cluster != 0 {
+        // A tile's splits are one cluster along z, so cluster rank = split index.
+        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(1, 1, params.splits));
+    }
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
     // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were
     // checked, and the kernel bounds-checks C.
@@ -1271,7 +1282,7 @@ fn gemm_params(
         sem: 0,
         ws: 0,
         x3_slices: 0,
-        reserved: 0,
+        cluster: 0,
         c_bf16: epilogue.bf16_copy.map_or(0, |c| c.device_ptr()),
     }))
 }

@@ -17,12 +17,15 @@
 //! per-block cost outside the main loop (prologue, pipeline fill, epilogue) in k-steps, partly
 //! hidden when several blocks share a multiprocessor; `split` the round trip of a partial tile
 //! through the workspace. TF32 and BF16 choose between `wgmma` (128×256, 64×128 and 64×64
-//! tiles, a large fixed cost and an expensive split) and the `mma.sync` tiles (128×128 and
-//! 64×64, cheap to start); a `wgmma` plan that first stages its operands adds the staging
-//! pass's cost ([`staging_cost`]), a TF32 one that transposes them in shared memory runs slower
-//! ([`Tf32Staging`]). The TF32 and BF16 constants were refitted with the 64×64 tiles on 26
-//! shapes and the third pass's plans (docs/runs/2026-11-23-h100-s7/r1): the pick within 2.9 %
-//! (BF16) and 2.0 % (TF32) of the best plan.
+//! tiles, a large fixed cost; up to 8 splits of a tile run as one thread-block cluster and add
+//! their partial tiles through distributed shared memory at the cost `cluster_split`, more go
+//! through the workspace) and the `mma.sync` tiles (128×128 and 64×64, cheap to start); a
+//! `wgmma` plan that first stages its operands adds the staging pass's cost
+//! ([`staging_cost`]), a TF32 one that transposes them in shared memory runs slower
+//! ([`Tf32Staging`]). The TF32 and BF16 constants were refitted with the cluster splits on 26
+//! shapes (BF16 in three layouts, TF32 in two; docs/runs/2026-11-23-h100-s8/r3): the pick
+//! within 5.1 % (BF16) and 5.9 % (TF32) of the best plan on geometric mean, from 8.6 % and
+//! 7.6 % with the constants before.
 //!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
@@ -61,6 +64,11 @@ pub const SPLIT_CHOICES: [u32; 11] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
 /// Fewest k-slices per split: shorter ranges spend more on the prologue and the serialized
 /// epilogue than they gain.
 const MIN_SLICES_PER_SPLIT: usize = 4;
+/// Fewest k-slices per split of a cluster split, whose blocks all finish a share of the tile
+/// (no serialized epilogue).
+const MIN_SLICES_PER_CLUSTER_SPLIT: usize = 2;
+/// Most splits of a tile one cluster holds (`kernels::matmul::MAX_CLUSTER_SPLITS`).
+pub const MAX_CLUSTER_SPLITS: u32 = kernels::matmul::MAX_CLUSTER_SPLITS as u32;
 
 /// Warps a multiprocessor needs in flight to issue at its full rate.
 const SAT_WARPS: f64 = 8.0;
@@ -100,6 +108,11 @@ pub struct TileModel {
     /// Whether a split moves only the part of its partial tile inside C (the `wgmma` kernels,
     /// which stage the tile in shared memory first), not the whole tile.
     pub split_in_c: bool,
+    /// The `wgmma` kernels: up to [`MAX_CLUSTER_SPLITS`] splits of a tile run as one
+    /// thread-block cluster and add their partial tiles through distributed shared memory, at
+    /// this cost per element of the partial tile inside C (in the units of `split`), with no
+    /// workspace; more splits take the workspace.
+    pub cluster_split: Option<f64>,
 }
 
 impl TileModel {
@@ -108,8 +121,10 @@ impl TileModel {
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false });
-        let wg = |x| t(x).map(|m| TileModel { split_in_c: true, ..m });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
+            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false, cluster_split: None })
+        };
+        let wg = |x, cluster| t(x).map(|m| TileModel { split_in_c: true, cluster_split: Some(cluster), ..m });
         match kernel {
             GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
             GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
@@ -119,9 +134,9 @@ impl TileModel {
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
             GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.59, 0.0, 0.0)),
-            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0)),
-            GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 96.0, 1024.0)),
-            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.46, 400.0, 16.0)),
+            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0), 224.0),
+            GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 288.0, 1024.0), 128.0),
+            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.46, 752.0, 16.0), 16.0),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
@@ -139,12 +154,14 @@ impl TileModel {
 
     /// The model of a BF16 kernel; `None` for `SmemTiled`, `Mma` and `WarpDot` (no split-K plans) and `Auto`.
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false });
-        let wg = |x| t(x).map(|m| TileModel { split_in_c: true, ..m });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
+            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false, cluster_split: None })
+        };
+        let wg = |x, cluster| t(x).map(|m| TileModel { split_in_c: true, cluster_split: Some(cluster), ..m });
         match kernel {
-            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 448.0, 768.0)),
-            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.66, 272.0, 1024.0)),
-            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.4, 384.0, 512.0)),
+            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 448.0, 768.0), 720.0),
+            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.45, 272.0, 1024.0), 128.0),
+            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 80.0), 112.0),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.21, 96.0, 64.0)),
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 288.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
@@ -164,15 +181,23 @@ impl TileModel {
     pub fn slices_per_split(&self, k: usize, splits: u32) -> Option<usize> {
         let slices = k.div_ceil(self.bk).max(1);
         let per = slices.div_ceil(splits as usize);
-        let ok = splits == 1 || (per >= MIN_SLICES_PER_SPLIT && slices.div_ceil(per) == splits as usize);
+        let min = if self.clusters(splits) { MIN_SLICES_PER_CLUSTER_SPLIT } else { MIN_SLICES_PER_SPLIT };
+        let ok = splits == 1 || (per >= min && slices.div_ceil(per) == splits as usize);
         ok.then_some(per)
+    }
+
+    /// Whether `splits` > 1 splits of a tile run as one cluster (no workspace; see
+    /// [`TileModel::cluster_split`]).
+    pub fn clusters(&self, splits: u32) -> bool {
+        self.cluster_split.is_some() && (2..=MAX_CLUSTER_SPLITS).contains(&splits)
     }
 
     /// Estimated time (arbitrary units, comparable across the kernels of one precision).
     pub fn cost(&self, m: usize, n: usize, k: usize, splits: u32, sms: usize) -> Option<f64> {
         let per = self.slices_per_split(k, splits)?;
         let tiles = self.tiles(m, n);
-        if splits > 1 && (tiles > SPLIT_COUNTERS || tiles * splits as usize * self.bm * self.bn > SPLIT_WORKSPACE) {
+        let cluster = self.clusters(splits);
+        if splits > 1 && !cluster && (tiles > SPLIT_COUNTERS || tiles * splits as usize * self.bm * self.bn > SPLIT_WORKSPACE) {
             return None;
         }
         let blocks = tiles * splits as usize;
@@ -193,7 +218,8 @@ impl TileModel {
         }
         // A split's partial tile: the whole tile, or its part inside C.
         let partial = if self.split_in_c { (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64 } else { area };
-        Some(main + f64::from(splits - 1) * self.split * partial / self.eff)
+        let split = if cluster { self.cluster_split.unwrap_or(self.split) } else { self.split };
+        Some(main + f64::from(splits - 1) * split * partial / self.eff)
     }
 }
 
