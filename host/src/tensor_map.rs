@@ -55,8 +55,19 @@ impl TmaElement {
 
 /// `CU_TENSOR_MAP_SWIZZLE_128B`: the layout `wgmma` reads without bank conflicts.
 const SWIZZLE_128B: u32 = 3;
+/// `CU_TENSOR_MAP_L2_PROMOTION_L2_128B`.
+const L2_PROMOTION_128B: u32 = 2;
 /// `CU_TENSOR_MAP_L2_PROMOTION_L2_256B`.
 const L2_PROMOTION_256B: u32 = 3;
+
+/// The L2 promotion for rows of `row_bytes`: 256 bytes when rows start on 256-byte boundaries,
+/// else 128. A box row that straddles lines drags a second 256-byte sector in: BF16 nt 3000³
+/// took 146 µs with 256 and 126 with 128, 5000³ 635 and 532, TF32 3000³ 238 and 219; aligned
+/// rows ran 0.5–1 % faster with 256 (2944³, 4096×784×4096; H100,
+/// docs/runs/2026-11-23-h100-s8/r5).
+fn l2_promotion(row_bytes: usize) -> u32 {
+    if row_bytes.is_multiple_of(256) { L2_PROMOTION_256B } else { L2_PROMOTION_128B }
+}
 
 /// A row-major matrix in device memory as the copy engine sees it.
 #[derive(Debug, Clone, Copy)]
@@ -112,7 +123,7 @@ impl TmaMatrix {
                 elem_strides.as_ptr(),
                 0,
                 SWIZZLE_128B,
-                L2_PROMOTION_256B,
+                l2_promotion(self.ld * self.element.bytes()),
                 0,
             )
         };
