@@ -255,7 +255,7 @@ macro_rules! wgmma_m64 {
     };
 }
 
-/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (64, 128 or 256): the accumulator
+/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (64, 128, 208 or 256): the accumulator
 /// indices of a 64×N tile.
 macro_rules! with_acc_indices {
     (32, $m:ident!($($args:tt)*)) => {
@@ -269,6 +269,15 @@ macro_rules! with_acc_indices {
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
             26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
             49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+        ])
+    };
+    (104, $m:ident!($($args:tt)*)) => {
+        $m!($($args)* [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+            26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+            49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71,
+            72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94,
+            95, 96, 97, 98, 99, 100, 101, 102, 103
         ])
     };
     (128, $m:ident!($($args:tt)*)) => {
@@ -294,7 +303,8 @@ unsafe fn acc_as<const N: usize, const M: usize>(d: &mut [f32; N]) -> &mut [f32;
     unsafe { &mut *(d as *mut [f32; N] as *mut [f32; M]) }
 }
 
-/// Expands to the `wgmma` of the accumulator count `$nacc` (32, 64 or 128: n = 64, 128, 256)
+/// Expands to the `wgmma` of the accumulator count `$nacc` (32, 64, 104 or 128: n = 64, 128,
+/// 208, 256)
 /// for the instruction prefix `$pre` ("…m64n") and suffix `$post` ("k16.f32.bf16.bf16").
 macro_rules! wgmma_any_n {
     ($nacc:ident, $pre:literal, $post:literal, $tail:literal, $d:ident, $da:ident, $db:ident) => {
@@ -307,11 +317,15 @@ macro_rules! wgmma_any_n {
                 let d = acc_as::<$nacc, 64>($d);
                 with_acc_indices!(64, wgmma_m64!($pre, "128", $post, $tail, d, $da, $db,))
             }
+            104 => {
+                let d = acc_as::<$nacc, 104>($d);
+                with_acc_indices!(104, wgmma_m64!($pre, "208", $post, $tail, d, $da, $db,))
+            }
             128 => {
                 let d = acc_as::<$nacc, 128>($d);
                 with_acc_indices!(128, wgmma_m64!($pre, "256", $post, $tail, d, $da, $db,))
             }
-            _ => panic!("wgmma: 32, 64 or 128 accumulators per thread"),
+            _ => panic!("wgmma: 32, 64, 104 or 128 accumulators per thread"),
         }
     };
 }

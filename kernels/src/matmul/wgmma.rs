@@ -43,9 +43,20 @@ impl WgTile {
     pub const fn a_bytes(&self) -> usize {
         self.bm() * WG_ROW_BYTES
     }
+    /// Columns of C per block rounded up to whole 64-wide boxes: the rows (K-major) or columns
+    /// (MN-major) of op(B) a stage holds room for. An MN-major B lands in 64-wide boxes, so a
+    /// 208-wide tile reads four and multiplies the first 208 columns.
+    pub const fn b_alloc(&self) -> usize {
+        self.bn.div_ceil(WG_MN_BOX) * WG_MN_BOX
+    }
     /// Bytes of one stage.
     pub const fn stage_bytes(&self) -> usize {
-        (self.bm() + self.bn) * WG_ROW_BYTES
+        (self.bm() + self.b_alloc()) * WG_ROW_BYTES
+    }
+    /// Bytes the copy engine lands in one stage: op(A)'s tile, and op(B)'s `bn` rows (K-major)
+    /// or whole 64-wide boxes (`b_mn`, MN-major).
+    pub const fn landed_bytes(&self, b_mn: bool) -> usize {
+        (self.bm() + if b_mn { self.b_alloc() } else { self.bn }) * WG_ROW_BYTES
     }
     /// Dynamic shared memory: the stages, 1024 bytes of slack to align them for the swizzle, and
     /// the barriers.
@@ -84,6 +95,11 @@ pub const WG_WIDE: WgTile = WgTile { consumers: 2, bn: 256, stages: 4 };
 /// 64×128, four stages (97 KiB, two blocks per multiprocessor): four times the tiles of
 /// `WG_WIDE`, and one block's prologue and epilogue overlap the other's main loop.
 pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
+/// 128×208, four stages (193 KiB, one block per multiprocessor; BF16 only): products whose n
+/// the 256-wide tile covers badly. n = 784 (the MLP's input layer) takes four 208-wide tiles
+/// (832 columns) where the 128×256 tile computes 1024: BF16 nt 4096×784×4096 ran 73 µs on it,
+/// 4096×768×4096 45 (H100, docs/runs/2026-11-23-h100-s8/r4).
+pub const WG_WIDE_208: WgTile = WgTile { consumers: 2, bn: 208, stages: 4 };
 /// 64×64, six stages (97 KiB, two blocks per multiprocessor: the registers of a split's
 /// summing loop allow no third): products with few rows or few columns, where a block's time
 /// goes to streaming its operand panels (the 64×128 tile ran nt 32×1024×1024 in 6.5 µs on 8
@@ -115,6 +131,8 @@ const _: () = assert!(2 * WG_SMALL_T.shared_transposing(true, true) as usize <= 
 const _: () = assert!(WG_WIDE.consumers * 64 * WG_WIDE.ldc() * 4 <= WG_WIDE.stages * WG_WIDE.stage_bytes());
 const _: () = assert!(WG_SMALL.consumers * 64 * WG_SMALL.ldc() * 4 <= WG_SMALL.stages * WG_SMALL.stage_bytes());
 const _: () = assert!(WG_NARROW.consumers * 64 * WG_NARROW.ldc() * 4 <= WG_NARROW.stages * WG_NARROW.stage_bytes());
+const _: () = assert!(WG_WIDE_208.consumers * 64 * WG_WIDE_208.ldc() * 4 <= WG_WIDE_208.stages * WG_WIDE_208.stage_bytes());
+const _: () = assert!(WG_WIDE_208.shared() as usize <= 227 * 1024);
 
 /// Most splits of a tile that one thread-block cluster holds (`GemmParams::cluster`): the
 /// portable cluster size.
@@ -440,7 +458,7 @@ mod device {
                         if kt >= STAGES {
                             mbarrier_wait(empty(s), ((kt / STAGES - 1) & 1) as u32);
                         }
-                        mbarrier_arrive_expect_tx(full(s), tile.stage_bytes() as u32);
+                        mbarrier_arrive_expect_tx(full(s), tile.landed_bytes(TB) as u32);
                         if TA {
                             for j in 0..bm / WG_MN_BOX {
                                 let dst = a_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
@@ -450,7 +468,7 @@ mod device {
                             tma_load_2d(a_dst, map_a, ka, m0 as i32, full(s));
                         }
                         if TB {
-                            for j in 0..bn / WG_MN_BOX {
+                            for j in 0..bn.div_ceil(WG_MN_BOX) {
                                 let dst = b_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
                                 tma_load_2d(dst, map_b, (n0 + j * WG_MN_BOX) as i32, kb, full(s));
                             }
@@ -755,6 +773,22 @@ macro_rules! wgmma_kernels {
 }
 
 wgmma_kernels!(WG_WIDE, 384, 1, gemm_wgmma_bf16_kk, gemm_wgmma_bf16_kn, gemm_wgmma_bf16_mk, gemm_wgmma_bf16_mn, gemm_wgmma_tf32_kk);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_kk` on the 128×208 tile ([`WG_WIDE_208`]).
+    gemm_wgmma_bf16_kk_128x208, Bf16, false, false, WG_WIDE_208, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_kn` on the 128×208 tile.
+    gemm_wgmma_bf16_kn_128x208, Bf16, false, true, WG_WIDE_208, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_mk` on the 128×208 tile.
+    gemm_wgmma_bf16_mk_128x208, Bf16, true, false, WG_WIDE_208, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_mn` on the 128×208 tile.
+    gemm_wgmma_bf16_mn_128x208, Bf16, true, true, WG_WIDE_208, 384, 1
+);
 /// Declares the TF32 kernels that transpose MN-major operands in shared memory on tile `$tile`
 /// (a `*_T` tile; `$both` for the kernel that transposes both): op(B) stored k×n, op(A) stored
 /// k×m, both.

@@ -885,7 +885,8 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Bf16Kernel {
     /// The fastest kernel for the shape and device: the cost model of [`plan`] picks among
-    /// [`Bf16Kernel::Wgmma`], [`Bf16Kernel::Wgmma64x128`] and [`Bf16Kernel::Wgmma64x64`] (sm_90a only; an operand whose row
+    /// [`Bf16Kernel::Wgmma`], [`Bf16Kernel::Wgmma128x208`], [`Bf16Kernel::Wgmma64x128`] and
+    /// [`Bf16Kernel::Wgmma64x64`] (sm_90a only; an operand whose row
     /// stride is not a multiple of 8 elements is first copied into padded rows),
     /// [`Bf16Kernel::MmaLdmatrix`] and
     /// [`Bf16Kernel::MmaTile64`], and their split-K counts; short-k products (up to
@@ -906,6 +907,9 @@ pub enum Bf16Kernel {
     /// split-K. Needs A's and B's row strides to be multiples of 8 elements (16 bytes); any m,
     /// n, k and any transposes otherwise.
     Wgmma,
+    /// `Wgmma` on 128×208 tiles: products whose n the 256-wide tile covers badly (n = 784 takes
+    /// four 208-wide tiles, 832 columns, where 256-wide ones compute 1024).
+    Wgmma128x208,
     /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
     /// times the tiles of the 128×256 kernel for mid-sized outputs.
     Wgmma64x128,
@@ -930,12 +934,13 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 10] = [
+    pub const ALL: [Bf16Kernel; 11] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
         Bf16Kernel::MmaTile64,
         Bf16Kernel::Wgmma,
+        Bf16Kernel::Wgmma128x208,
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::Wgmma64x64,
         Bf16Kernel::WarpDot,
@@ -952,6 +957,7 @@ impl Bf16Kernel {
                 | Bf16Kernel::MmaLdmatrix
                 | Bf16Kernel::MmaTile64
                 | Bf16Kernel::Wgmma
+                | Bf16Kernel::Wgmma128x208
                 | Bf16Kernel::Wgmma64x128
                 | Bf16Kernel::Wgmma64x64
                 | Bf16Kernel::RowDot
@@ -962,6 +968,7 @@ impl Bf16Kernel {
     fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
         match self {
             Bf16Kernel::Wgmma => Some(kernels::matmul::WG_WIDE),
+            Bf16Kernel::Wgmma128x208 => Some(kernels::matmul::WG_WIDE_208),
             Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             Bf16Kernel::Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
             _ => None,
@@ -1023,7 +1030,7 @@ pub fn gemm_bf16_with(
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
             let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
-            let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma, pad, tb == Transpose::No, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
@@ -1072,7 +1079,12 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
     let wide = tile == km::WG_WIDE;
     let small = tile == km::WG_SMALL;
+    let w208 = tile == km::WG_WIDE_208;
     match (ta, tb) {
+        (Transpose::No, Transpose::Yes) if w208 => k(&km::GEMM_WGMMA_BF16_KK_128X208, km::gemm_wgmma_bf16_kk_128x208),
+        (Transpose::No, Transpose::No) if w208 => k(&km::GEMM_WGMMA_BF16_KN_128X208, km::gemm_wgmma_bf16_kn_128x208),
+        (Transpose::Yes, Transpose::Yes) if w208 => k(&km::GEMM_WGMMA_BF16_MK_128X208, km::gemm_wgmma_bf16_mk_128x208),
+        (Transpose::Yes, Transpose::No) if w208 => k(&km::GEMM_WGMMA_BF16_MN_128X208, km::gemm_wgmma_bf16_mn_128x208),
         (Transpose::No, Transpose::Yes) if wide => k(&km::GEMM_WGMMA_BF16_KK, km::gemm_wgmma_bf16_kk),
         (Transpose::No, Transpose::Yes) if small => k(&km::GEMM_WGMMA_BF16_KK_64X64, km::gemm_wgmma_bf16_kk_64x64),
         (Transpose::No, Transpose::No) if small => k(&km::GEMM_WGMMA_BF16_KN_64X64, km::gemm_wgmma_bf16_kn_64x64),
@@ -1143,7 +1155,7 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
-        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::Auto => {
+        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma128x208 | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::Auto => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };

@@ -17,7 +17,7 @@
 //! per-block cost outside the main loop (prologue, pipeline fill, epilogue) in k-steps, partly
 //! hidden when several blocks share a multiprocessor; `split` the round trip of a partial tile
 //! through the workspace. TF32 and BF16 choose between `wgmma` (128×256, 64×128 and 64×64
-//! tiles, a large fixed cost; up to 8 splits of a tile run as one thread-block cluster and add
+//! tiles, and 128×208 for BF16 with a K-major op(B); a large fixed cost; up to 8 splits of a tile run as one thread-block cluster and add
 //! their partial tiles through distributed shared memory at the cost `cluster_split`, more go
 //! through the workspace) and the `mma.sync` tiles (128×128 and 64×64, cheap to start); a
 //! `wgmma` plan that first stages its operands adds the staging pass's cost
@@ -26,7 +26,7 @@
 //! shapes in three layouts (the 26 of the seventh pass, 12 more MLP and square shapes, 16
 //! log-uniform random ones; docs/runs/2026-11-23-h100-s8/r6): the pick within 4.1 % (BF16) and
 //! 4.7 % (TF32) of the best plan on geometric mean over 162 cases each, from 8.5 % and 9.8 %
-//! with the constants before.
+//! with the constants before; with the 128×208 tile among the timed plans (`r8`, BF16) 5.2 %.
 //!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
@@ -160,9 +160,12 @@ impl TileModel {
         };
         let wg = |x, cluster| t(x).map(|m| TileModel { split_in_c: true, cluster_split: Some(cluster), ..m });
         match kernel {
-            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 448.0, 768.0), 720.0),
+            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 544.0, 768.0), 816.0),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.49, 272.0, 1024.0), 272.0),
             Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 80.0), 112.0),
+            // eff: 4096³ nt took 205 µs on it, 191 on the 128×256 tile (1.5 % of its columns
+            // past n; docs/runs/2026-11-23-h100-s8/r8); the rest as the 128×256 tile.
+            Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.95, 448.0, 768.0), 720.0),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.15, 96.0, 64.0)),
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 288.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
@@ -282,8 +285,8 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
 
 /// The tensor-core candidates of one precision: the `wgmma` kernels (only if `wgmma`) and the
 /// `mma.sync` ones.
-fn tensor_core_candidates<K: Copy>(
-    wgmma_kernels: [K; 3],
+fn tensor_core_candidates<K: Copy, const W: usize>(
+    wgmma_kernels: [K; W],
     mma_kernels: [K; 2],
     model: fn(K) -> Option<TileModel>,
     wgmma: bool,
@@ -295,7 +298,7 @@ fn tensor_core_candidates<K: Copy>(
 /// TF32's `wgmma` kernels, largest tile first.
 const TF32_WGMMA: [GemmKernel; 3] = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
 /// BF16's `wgmma` kernels, largest tile first.
-const BF16_WGMMA: [Bf16Kernel; 3] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
+const BF16_WGMMA: [Bf16Kernel; 4] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
 
 /// The TF32 `wgmma` kernels that transpose MN-major operands in shared memory run at this
 /// fraction of the K-major kernels' rate: nn 4096³ took 644 µs against nt's 356, 1024³ 23.4
@@ -337,10 +340,16 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     GemmPlan { kernel, splits }
 }
 
-/// `Bf16Kernel::Auto`'s plan: the cost model over the three `Wgmma` tiles (on sm_90a; with
-/// the cost of padding the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`.
-pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
-    let cands = tensor_core_candidates(BF16_WGMMA, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma);
+/// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
+/// of padding the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`. The
+/// 128×208 tile only with a K-major op(B) (`b_mn` false): an MN-major B lands in four 64-wide
+/// boxes for its 208 columns, and then the tile ran at 0.66–0.77 of its K-major rate (BF16
+/// 4096³ 265 µs nn against 205 nt, 4096×784×4096 64 against 42; H100,
+/// docs/runs/2026-11-23-h100-s8/r8), a loss the model has no term to predict.
+pub fn choose_bf16(wgmma: bool, stage_elems: usize, b_mn: bool, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
+    let model: fn(Bf16Kernel) -> Option<TileModel> =
+        if b_mn { |x| TileModel::of_bf16(x).filter(|_| x != Bf16Kernel::Wgmma128x208) } else { TileModel::of_bf16 };
+    let cands = tensor_core_candidates(BF16_WGMMA, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], model, wgmma);
     let staging = staging_cost(stage_elems, sms);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     cheapest(cands, total, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
