@@ -120,8 +120,9 @@ def losses(cases, params):
         extra = lambda c: min(c + staging(stage), c / TF32_TRANSPOSE_EFF + staging(rest)) if stage > rest else c + staging(stage)
         # Only the tile kernels are modelled (gemm_plans also times SmemTiled and RowDot).
         scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans if p in SHAPES]
-        # The 128×208 tile only with a K-major op(B) (plan.rs: choose_bf16).
-        scored = [x for x in scored if not (x[1] == "Wgmma128x208" and key[1][1] == "n")]
+        # The 128×208 tile only where it saves columns (plan.rs: wide_208_saves_columns).
+        cols = lambda bn: -(-n // bn) * bn
+        scored = [x for x in scored if not (x[1] == "Wgmma128x208" and 100 * cols(208) > 85 * cols(256))]
         scored = [(extra(c) if p in WGMMA else c, p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue

@@ -1030,7 +1030,7 @@ pub fn gemm_bf16_with(
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
             let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
-            let (kernel, splits) = plan::choose_bf16(wgmma, pad, tb == Transpose::No, m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },

@@ -17,7 +17,7 @@
 //! per-block cost outside the main loop (prologue, pipeline fill, epilogue) in k-steps, partly
 //! hidden when several blocks share a multiprocessor; `split` the round trip of a partial tile
 //! through the workspace. TF32 and BF16 choose between `wgmma` (128×256, 64×128 and 64×64
-//! tiles, and 128×208 for BF16 with a K-major op(B); a large fixed cost; up to 8 splits of a tile run as one thread-block cluster and add
+//! tiles, and 128×208 for BF16 where it saves columns; a large fixed cost; up to 8 splits of a tile run as one thread-block cluster and add
 //! their partial tiles through distributed shared memory at the cost `cluster_split`, more go
 //! through the workspace) and the `mma.sync` tiles (128×128 and 64×64, cheap to start); a
 //! `wgmma` plan that first stages its operands adds the staging pass's cost
@@ -340,16 +340,27 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     GemmPlan { kernel, splits }
 }
 
+/// Whether `Bf16Kernel::Auto` considers the 128×208 tile for n columns: only where it computes
+/// at most 85 % of the columns the 128×256 tile does (n = 784: 832 against 1024). Elsewhere it
+/// only loses: it runs at about 0.93 of the 128×256 tile's rate (4096³ nt 205 µs against 191),
+/// and with an MN-major op(B), which lands in four 64-wide boxes for its 208 columns, 0.72
+/// (nn 265 µs); given those constants the cost model still chose it for 3000³ and 5000³ nt
+/// through wave counts (136 and 583 µs against 127 and 531; H100,
+/// docs/runs/2026-11-23-h100-s8/r8, r9). Where the rule admits it, it wins in every layout
+/// measured: 4096×784×4096 nt 42 µs against 73, nn 64 against 74.
+pub fn wide_208_saves_columns(n: usize) -> bool {
+    let cols = |bn: usize| n.div_ceil(bn) * bn;
+    100 * cols(208) <= 85 * cols(256)
+}
+
 /// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
-/// of padding the operands `stage_elems` > 0 needs), `MmaLdmatrix` and `MmaTile64`. The
-/// 128×208 tile only with a K-major op(B) (`b_mn` false): an MN-major B lands in four 64-wide
-/// boxes for its 208 columns, and then the tile ran at 0.66–0.77 of its K-major rate (BF16
-/// 4096³ 265 µs nn against 205 nt, 4096×784×4096 64 against 42; H100,
-/// docs/runs/2026-11-23-h100-s8/r8), a loss the model has no term to predict.
-pub fn choose_bf16(wgmma: bool, stage_elems: usize, b_mn: bool, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
-    let model: fn(Bf16Kernel) -> Option<TileModel> =
-        if b_mn { |x| TileModel::of_bf16(x).filter(|_| x != Bf16Kernel::Wgmma128x208) } else { TileModel::of_bf16 };
-    let cands = tensor_core_candidates(BF16_WGMMA, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], model, wgmma);
+/// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
+/// [`wide_208_saves_columns`]), `MmaLdmatrix` and `MmaTile64`.
+pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
+    let model: fn(Bf16Kernel) -> Option<TileModel> = TileModel::of_bf16;
+    let wg208 = wide_208_saves_columns(n);
+    let cands = tensor_core_candidates(BF16_WGMMA, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], model, wgmma)
+        .map(|(kernel, m)| (kernel, m.filter(|_| kernel != Bf16Kernel::Wgmma128x208 || wg208)));
     let staging = staging_cost(stage_elems, sms);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     cheapest(cands, total, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
@@ -425,6 +436,20 @@ mod tests {
         // A weight gradient with a tiny output and k = batch.
         let p = choose(&F32_TILES, 10, 1024, 4096, 132);
         assert!(p.splits > 1, "{p:?}");
+    }
+
+    #[test]
+    fn the_208_wide_tile_only_where_it_saves_columns() {
+        for n in [784, 800, 400] {
+            assert!(wide_208_saves_columns(n), "{n}");
+        }
+        for n in [1000, 3000, 4096, 5000, 256, 1024] {
+            assert!(!wide_208_saves_columns(n), "{n}");
+        }
+        // Large BF16 products with n = 784 take it; 3000³ and 5000³ do not.
+        assert_eq!(choose_bf16(true, 0, 4096, 784, 4096, 132).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, 0, 3000, 3000, 3000, 132).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, 0, 5000, 5000, 5000, 132).0, Bf16Kernel::Wgmma128x208);
     }
 
     #[test]
