@@ -98,7 +98,14 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             }
         }
         "tf32" => {
-            for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64, GemmKernel::Tf32, GemmKernel::Tf32Tile64] {
+            for kernel in [
+                GemmKernel::Tf32Wgmma,
+                GemmKernel::Tf32Wgmma128x208,
+                GemmKernel::Tf32Wgmma64x128,
+                GemmKernel::Tf32Wgmma64x64,
+                GemmKernel::Tf32,
+                GemmKernel::Tf32Tile64,
+            ] {
                 add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
         }

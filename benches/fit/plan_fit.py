@@ -31,10 +31,10 @@ SHAPES = {
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
     "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8),
-    "Wgmma128x208": (128, 208, 64, 1, 8),
+    "Wgmma128x208": (128, 208, 64, 1, 8), "Tf32Wgmma128x208": (128, 208, 32, 1, 8),
 }
 # The wgmma kernels: staged operands add a pass, and a split moves only the partial tile's part inside C.
-WGMMA = ("Tf32Wgmma", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64")
+WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64")
 STAGE_LAUNCH = 1.0e6
 STAGE_PER_ELEMENT = 500.0
 # The constants being fitted, per kernel: (eff, fixed, split cost[, cluster split cost]); the
@@ -46,7 +46,7 @@ PARAMS = {
     "Wgmma": [1.0, 544.0, 768.0, 816.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
     "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0], "Wgmma64x128": [0.49, 272.0, 1024.0, 272.0],
     "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0], "Wgmma64x64": [0.38, 240.0, 80.0, 112.0],
-    "Wgmma128x208": [0.95, 448.0, 768.0, 720.0],
+    "Wgmma128x208": [0.95, 448.0, 768.0, 720.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0],
 }
 
 
@@ -120,10 +120,12 @@ def losses(cases, params):
         extra = lambda c: min(c + staging(stage), c / TF32_TRANSPOSE_EFF + staging(rest)) if stage > rest else c + staging(stage)
         # Only the tile kernels are modelled (gemm_plans also times SmemTiled and RowDot).
         scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans if p in SHAPES]
-        # The 128×208 tile only where it saves columns (plan.rs: wide_208_saves_columns).
+        # The 128×208 tiles only where they save columns (plan.rs: wide_208_saves_columns); the
+        # TF32 one always stages (no transposing form).
         cols = lambda bn: -(-n // bn) * bn
-        scored = [x for x in scored if not (x[1] == "Wgmma128x208" and 100 * cols(208) > 85 * cols(256))]
-        scored = [(extra(c) if p in WGMMA else c, p, s) for c, p, s in scored if c is not None]
+        scored = [x for x in scored if not (x[1].endswith("128x208") and 100 * cols(208) > 85 * cols(256))]
+        staged = lambda c, p: c + staging(stage) if p == "Tf32Wgmma128x208" else extra(c)
+        scored = [(staged(c, p) if p in WGMMA else c, p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
         best_split = {}

@@ -55,6 +55,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WGMMA_BF16_KN_128X208,
     matmul::GEMM_WGMMA_BF16_MK_128X208,
     matmul::GEMM_WGMMA_BF16_MN_128X208,
+    matmul::GEMM_WGMMA_TF32_KK_128X208,
     matmul::GEMM_WGMMA_BF16_KK_64X64,
     matmul::GEMM_WGMMA_BF16_KN_64X64,
     matmul::GEMM_WGMMA_BF16_MK_64X64,

@@ -91,7 +91,7 @@ pub fn register(s: &mut Suite) {
     // Hopper TF32 in every layout and for any k: x·Wᵀ with k a multiple of 4 runs as is, other
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
-    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
+    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024)]) {
                 let tol = GemmTol::of(kernel);
@@ -308,7 +308,7 @@ pub fn register(s: &mut Suite) {
     // of 4) are transposed in shared memory by the producers. Up to 8 splits run as one
     // cluster (7 and 8 of 2-slice ranges; 3 rows for 8 splits: blocks with no rows to finish),
     // 16 through the workspace.
-    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
+    for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {

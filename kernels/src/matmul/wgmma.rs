@@ -95,7 +95,7 @@ pub const WG_WIDE: WgTile = WgTile { consumers: 2, bn: 256, stages: 4 };
 /// 64×128, four stages (97 KiB, two blocks per multiprocessor): four times the tiles of
 /// `WG_WIDE`, and one block's prologue and epilogue overlap the other's main loop.
 pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
-/// 128×208, four stages (193 KiB, one block per multiprocessor; BF16 only): products whose n
+/// 128×208, four stages (193 KiB, one block per multiprocessor; BF16, and TF32 K-major): products whose n
 /// the 256-wide tile covers badly. n = 784 (the MLP's input layer) takes four 208-wide tiles
 /// (832 columns) where the 128×256 tile computes 1024: BF16 nt 4096×784×4096 ran 73 µs on it,
 /// 4096×768×4096 45 (H100, docs/runs/2026-11-23-h100-s8/r4).
@@ -788,6 +788,11 @@ wgmma_kernel!(
 wgmma_kernel!(
     /// `gemm_wgmma_bf16_mn` on the 128×208 tile.
     gemm_wgmma_bf16_mn_128x208, Bf16, true, true, WG_WIDE_208, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_tf32_kk` on the 128×208 tile (K-major operands only: MN-major ones are
+    /// staged first).
+    gemm_wgmma_tf32_kk_128x208, Tf32, false, false, WG_WIDE_208, 384, 1
 );
 /// Declares the TF32 kernels that transpose MN-major operands in shared memory on tile `$tile`
 /// (a `*_T` tile; `$both` for the kernel that transposes both): op(B) stored k×n, op(A) stored

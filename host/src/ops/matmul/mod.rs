@@ -192,6 +192,10 @@ pub enum GemmKernel {
     /// `Tf32Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): four times the tiles of the 128×256 kernel for mid-sized outputs.
     Tf32Wgmma64x128,
+    /// `Tf32Wgmma` on 128×208 tiles (sm_90a only): products whose n the 256-wide tile covers
+    /// badly (n = 784: four tiles, 832 columns, against 1024). MN-major operands are always
+    /// staged k-contiguous first (no transposing form of this tile).
+    Tf32Wgmma128x208,
     /// `Tf32Wgmma` on 64×64 tiles of one consumer warpgroup, three blocks per multiprocessor
     /// (sm_90a only): products with few rows or columns, split along k over more blocks.
     Tf32Wgmma64x64,
@@ -207,7 +211,8 @@ pub enum GemmKernel {
     /// `Tf32x3Wgmma` on the 64×128 `wgmma` tiles.
     Tf32x3Wgmma64x128,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
-    /// `Tf32Wgmma`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only), `Tf32` and `Tf32Tile64`, and their
+    /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only),
+    /// `Tf32` and `Tf32Tile64`, and their
     /// split-K counts.
     Tf32Auto,
 }
@@ -298,6 +303,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Bk64
                 | GemmKernel::Tf32Tile64
                 | GemmKernel::Tf32Wgmma
+                | GemmKernel::Tf32Wgmma128x208
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32x3Wgmma
@@ -313,6 +319,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Bk64
                 | GemmKernel::Tf32Tile64
                 | GemmKernel::Tf32Wgmma
+                | GemmKernel::Tf32Wgmma128x208
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32Auto
@@ -371,6 +378,7 @@ impl GemmKernel {
             GemmKernel::Auto
             | GemmKernel::Tf32Auto
             | GemmKernel::Tf32Wgmma
+            | GemmKernel::Tf32Wgmma128x208
             | GemmKernel::Tf32Wgmma64x128
             | GemmKernel::Tf32Wgmma64x64
             | GemmKernel::Tf32x3Wgmma
@@ -438,6 +446,10 @@ fn wgmma_tf32_layout(tile: kernels::matmul::WgTile, a_mn: bool, b_mn: bool) -> (
     use kernels::matmul as km;
     let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
     let (wide, narrow) = (tile == km::WG_WIDE, tile == km::WG_NARROW);
+    if tile == km::WG_WIDE_208 {
+        // K-major only: launch_tf32_wgmma stages MN-major operands for this tile.
+        return (k(&km::GEMM_WGMMA_TF32_KK_128X208, km::gemm_wgmma_tf32_kk_128x208), tile);
+    }
     let transposing = match (wide, narrow, a_mn && b_mn) {
         (true, _, false) => km::WG_WIDE_T,
         (true, _, true) => km::WG_WIDE_TT,
@@ -776,7 +788,9 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
         _ => params,
     };
     match plan.kernel {
-        GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => launch_tf32_wgmma(gpu, plan, ptrs, params),
+        GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma128x208 | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => {
+            launch_tf32_wgmma(gpu, plan, ptrs, params)
+        }
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma64x128 => launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
@@ -809,12 +823,13 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
     let tile = match plan.kernel {
         GemmKernel::Tf32Wgmma => km::WG_WIDE,
         GemmKernel::Tf32Wgmma64x128 => km::WG_NARROW,
+        GemmKernel::Tf32Wgmma128x208 => km::WG_WIDE_208,
         _ => km::WG_SMALL,
     };
     let staging = tf32_staging(&params);
     let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
     let sms = gpu.info().multiprocessors as usize;
-    let transpose = model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms));
+    let transpose = tile != km::WG_WIDE_208 && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms));
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];

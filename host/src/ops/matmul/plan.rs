@@ -137,6 +137,8 @@ impl TileModel {
             GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.59, 0.0, 0.0)),
             GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0), 240.0),
             GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 304.0, 1024.0), 176.0),
+            // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
+            GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, 64.0, 768.0), 240.0),
             GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), 48.0),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
@@ -296,7 +298,7 @@ fn tensor_core_candidates<K: Copy, const W: usize>(
 }
 
 /// TF32's `wgmma` kernels, largest tile first.
-const TF32_WGMMA: [GemmKernel; 3] = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
+const TF32_WGMMA: [GemmKernel; 4] = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
 /// BF16's `wgmma` kernels, largest tile first.
 const BF16_WGMMA: [Bf16Kernel; 4] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
 
@@ -330,17 +332,24 @@ impl Tf32Staging {
     }
 }
 
-/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over the three `Tf32Wgmma` tiles
-/// (on sm_90a; with the cost of staging or transposing the operands that are not K-major,
-/// [`Tf32Staging::plan_cost`]), `Tf32` and `Tf32Tile64`.
+/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over the `Tf32Wgmma` tiles (on sm_90a;
+/// with the cost of staging or transposing the operands that are not K-major,
+/// [`Tf32Staging::plan_cost`]; the 128×208 tile always stages them, and is considered only
+/// where [`wide_208_saves_columns`]), `Tf32` and `Tf32Tile64`.
 pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let cands = tensor_core_candidates(TF32_WGMMA, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma);
-    let total = |kernel, c| if TF32_WGMMA.contains(&kernel) { stage.plan_cost(c, sms) } else { c };
+    let wg208 = wide_208_saves_columns(n);
+    let cands = tensor_core_candidates(TF32_WGMMA, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma)
+        .map(|(kernel, m)| (kernel, m.filter(|_| kernel != GemmKernel::Tf32Wgmma128x208 || wg208)));
+    let total = |kernel, c| match kernel {
+        GemmKernel::Tf32Wgmma128x208 => c + staging_cost(stage.all, sms),
+        _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms),
+        _ => c,
+    };
     let (kernel, splits) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
     GemmPlan { kernel, splits }
 }
 
-/// Whether `Bf16Kernel::Auto` considers the 128×208 tile for n columns: only where it computes
+/// Whether `Bf16Kernel::Auto` (and `Tf32Auto`) considers the 128×208 tile for n columns: only where it computes
 /// at most 85 % of the columns the 128×256 tile does (n = 784: 832 against 1024). Elsewhere it
 /// only loses: it runs at about 0.93 of the 128×256 tile's rate (4096³ nt 205 µs against 191),
 /// and with an MN-major op(B), which lands in four 64-wide boxes for its 208 columns, 0.72
