@@ -459,6 +459,9 @@ mod tests {
         assert_eq!(choose_bf16(true, 0, 4096, 784, 4096, 132).0, Bf16Kernel::Wgmma128x208);
         assert_ne!(choose_bf16(true, 0, 3000, 3000, 3000, 132).0, Bf16Kernel::Wgmma128x208);
         assert_ne!(choose_bf16(true, 0, 5000, 5000, 5000, 132).0, Bf16Kernel::Wgmma128x208);
+        let kk = Tf32Staging::default();
+        assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, 132).kernel, GemmKernel::Tf32Wgmma128x208);
+        assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, 132).kernel, GemmKernel::Tf32Wgmma128x208);
     }
 
     #[test]
