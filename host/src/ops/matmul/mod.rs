@@ -196,7 +196,7 @@ pub enum GemmKernel {
     /// badly (n = 784: four tiles, 832 columns, against 1024). MN-major operands are always
     /// staged k-contiguous first (no transposing form of this tile).
     Tf32Wgmma128x208,
-    /// `Tf32Wgmma` on 64×64 tiles of one consumer warpgroup, three blocks per multiprocessor
+    /// `Tf32Wgmma` on 64×64 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): products with few rows or columns, split along k over more blocks.
     Tf32Wgmma64x64,
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
@@ -204,16 +204,15 @@ pub enum GemmKernel {
     /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
     /// to about 2⁻²² relative. The tensor cores' accumulation is not f32's, though: on
     /// 256×4096×512 its largest error was 9–17× the CUDA-core kernel's (4.6e-4 and 9.1e-4
-    /// against 5.0e-5 and 5.3e-5, the more the fewer splits; H100), so `Auto` does not pick it. It passes the f32 tolerance of the tests; with it in
-    /// `Auto`, the MLP's training step at batch 4096 took 0.82 ms against 1.26 on the CUDA cores
-    /// (docs/gemm-sweep.md).
+    /// against 5.0e-5 and 5.3e-5, the more the fewer splits; H100), so `Auto` does not pick it.
+    /// It passes the f32 tolerance of the tests; with it in `Auto`, the MLP's training step at
+    /// batch 4096 took 0.82 ms against 1.26 on the CUDA cores (docs/gemm-sweep.md).
     Tf32x3Wgmma,
     /// `Tf32x3Wgmma` on the 64×128 `wgmma` tiles.
     Tf32x3Wgmma64x128,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
     /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only),
-    /// `Tf32` and `Tf32Tile64`, and their
-    /// split-K counts.
+    /// `Tf32` and `Tf32Tile64`, and their split-K counts.
     Tf32Auto,
 }
 
@@ -928,7 +927,7 @@ pub enum Bf16Kernel {
     /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
     /// times the tiles of the 128×256 kernel for mid-sized outputs.
     Wgmma64x128,
-    /// `Wgmma` on 64×64 tiles of one consumer warpgroup, three blocks per multiprocessor:
+    /// `Wgmma` on 64×64 tiles of one consumer warpgroup, two blocks per multiprocessor:
     /// products with few rows or columns, split along k over more blocks.
     Wgmma64x64,
     /// A few rows of C on the CUDA cores (a batch-few layer): one warp per output column,

@@ -17,9 +17,9 @@
 //! per-block cost outside the main loop (prologue, pipeline fill, epilogue) in k-steps, partly
 //! hidden when several blocks share a multiprocessor; `split` the round trip of a partial tile
 //! through the workspace. TF32 and BF16 choose between `wgmma` (128×256, 64×128 and 64×64
-//! tiles, and 128×208 for BF16 where it saves columns; a large fixed cost; up to 8 splits of a tile run as one thread-block cluster and add
-//! their partial tiles through distributed shared memory at the cost `cluster_split`, more go
-//! through the workspace) and the `mma.sync` tiles (128×128 and 64×64, cheap to start); a
+//! tiles, and 128×208 where it saves columns; a large fixed cost; up to 8 splits of a tile run
+//! as one thread-block cluster and add their partial tiles through distributed shared memory at
+//! the cost `cluster_split`, more go through the workspace) and the `mma.sync` tiles (128×128 and 64×64, cheap to start); a
 //! `wgmma` plan that first stages its operands adds the staging pass's cost
 //! ([`staging_cost`]), a TF32 one that transposes them in shared memory runs slower
 //! ([`Tf32Staging`]). The TF32 and BF16 constants were refitted with the cluster splits on 54
@@ -106,13 +106,11 @@ pub struct TileModel {
     /// Cost of each further split of a tile, in k-steps: its partial tile's round trip through
     /// the workspace.
     pub split: f64,
-    /// Whether a split moves only the part of its partial tile inside C (the `wgmma` kernels,
-    /// which stage the tile in shared memory first), not the whole tile.
-    pub split_in_c: bool,
     /// The `wgmma` kernels: up to [`MAX_CLUSTER_SPLITS`] splits of a tile run as one
     /// thread-block cluster and add their partial tiles through distributed shared memory, at
     /// this cost per element of the partial tile inside C (in the units of `split`), with no
-    /// workspace; more splits take the workspace.
+    /// workspace; more splits take the workspace. These kernels stage the tile in shared memory
+    /// first, so either way a split moves only its part inside C ([`TileModel::split_in_c`]).
     pub cluster_split: Option<f64>,
 }
 
@@ -122,10 +120,8 @@ impl TileModel {
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
-            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false, cluster_split: None })
-        };
-        let wg = |x, cluster| t(x).map(|m| TileModel { split_in_c: true, cluster_split: Some(cluster), ..m });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None });
+        let wg = |x, cluster| t(x).map(|m| TileModel { cluster_split: Some(cluster), ..m });
         match kernel {
             GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
             GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
@@ -157,10 +153,8 @@ impl TileModel {
 
     /// The model of a BF16 kernel; `None` for `SmemTiled`, `Mma` and `WarpDot` (no split-K plans) and `Auto`.
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
-            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, split_in_c: false, cluster_split: None })
-        };
-        let wg = |x, cluster| t(x).map(|m| TileModel { split_in_c: true, cluster_split: Some(cluster), ..m });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None });
+        let wg = |x, cluster| t(x).map(|m| TileModel { cluster_split: Some(cluster), ..m });
         match kernel {
             Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 544.0, 768.0), 816.0),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.49, 272.0, 1024.0), 272.0),
@@ -190,6 +184,13 @@ impl TileModel {
         let min = if self.clusters(splits) { MIN_SLICES_PER_CLUSTER_SPLIT } else { MIN_SLICES_PER_SPLIT };
         let ok = splits == 1 || (per >= min && slices.div_ceil(per) == splits as usize);
         ok.then_some(per)
+    }
+
+    /// Whether a split moves only the part of its partial tile inside C, not the whole tile: the
+    /// `wgmma` kernels (those with a [`TileModel::cluster_split`]), which stage it in shared
+    /// memory first.
+    pub fn split_in_c(&self) -> bool {
+        self.cluster_split.is_some()
     }
 
     /// Whether `splits` > 1 splits of a tile run as one cluster (no workspace; see
@@ -223,7 +224,7 @@ impl TileModel {
             main += rest as f64 * work / rate(rest);
         }
         // A split's partial tile: the whole tile, or its part inside C.
-        let partial = if self.split_in_c { (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64 } else { area };
+        let partial = if self.split_in_c() { (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64 } else { area };
         let split = if cluster { self.cluster_split.unwrap_or(self.split) } else { self.split };
         Some(main + f64::from(splits - 1) * split * partial / self.eff)
     }
@@ -285,15 +286,17 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
     if elems == 0 { 0.0 } else { STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64 }
 }
 
-/// The tensor-core candidates of one precision: the `wgmma` kernels (only if `wgmma`) and the
-/// `mma.sync` ones.
-fn tensor_core_candidates<K: Copy, const W: usize>(
-    wgmma_kernels: [K; W],
+/// The tensor-core candidates of one precision: the `wgmma` kernels (only if `wgmma`; the
+/// 128×208 tile `wide_208` only where [`wide_208_saves_columns`] for n) and the `mma.sync` ones.
+fn tensor_core_candidates<K: Copy + PartialEq, const W: usize>(
+    (wgmma_kernels, wide_208): ([K; W], K),
     mma_kernels: [K; 2],
     model: fn(K) -> Option<TileModel>,
     wgmma: bool,
+    n: usize,
 ) -> impl Iterator<Item = (K, Option<TileModel>)> {
-    let wg = wgmma_kernels.map(move |x| (x, model(x).filter(|_| wgmma)));
+    let admit = move |x| wgmma && (x != wide_208 || wide_208_saves_columns(n));
+    let wg = wgmma_kernels.map(move |x| (x, model(x).filter(|_| admit(x))));
     wg.into_iter().chain(mma_kernels.map(move |x| (x, model(x))))
 }
 
@@ -337,9 +340,8 @@ impl Tf32Staging {
 /// [`Tf32Staging::plan_cost`]; the 128×208 tile always stages them, and is considered only
 /// where [`wide_208_saves_columns`]), `Tf32` and `Tf32Tile64`.
 pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let wg208 = wide_208_saves_columns(n);
-    let cands = tensor_core_candidates(TF32_WGMMA, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma)
-        .map(|(kernel, m)| (kernel, m.filter(|_| kernel != GemmKernel::Tf32Wgmma128x208 || wg208)));
+    let wide = (TF32_WGMMA, GemmKernel::Tf32Wgmma128x208);
+    let cands = tensor_core_candidates(wide, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma, n);
     let total = |kernel, c| match kernel {
         GemmKernel::Tf32Wgmma128x208 => c + staging_cost(stage.all, sms),
         _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms),
@@ -349,8 +351,9 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     GemmPlan { kernel, splits }
 }
 
-/// Whether `Bf16Kernel::Auto` (and `Tf32Auto`) considers the 128×208 tile for n columns: only where it computes
-/// at most 85 % of the columns the 128×256 tile does (n = 784: 832 against 1024). Elsewhere it
+/// Whether `Bf16Kernel::Auto` and `Tf32Auto` consider the 128×208 tile for n columns: only
+/// where it computes at most 85 % of the columns the 128×256 tile does (n = 784: 832 against
+/// 1024). Elsewhere it
 /// only loses: it runs at about 0.93 of the 128×256 tile's rate (4096³ nt 205 µs against 191),
 /// and with an MN-major op(B), which lands in four 64-wide boxes for its 208 columns, 0.72
 /// (nn 265 µs); given those constants the cost model still chose it for 3000³ and 5000³ nt
@@ -366,10 +369,8 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
 /// [`wide_208_saves_columns`]), `MmaLdmatrix` and `MmaTile64`.
 pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
-    let model: fn(Bf16Kernel) -> Option<TileModel> = TileModel::of_bf16;
-    let wg208 = wide_208_saves_columns(n);
-    let cands = tensor_core_candidates(BF16_WGMMA, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], model, wgmma)
-        .map(|(kernel, m)| (kernel, m.filter(|_| kernel != Bf16Kernel::Wgmma128x208 || wg208)));
+    let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
+    let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n);
     let staging = staging_cost(stage_elems, sms);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     cheapest(cands, total, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
