@@ -307,7 +307,8 @@ pub fn register(s: &mut Suite) {
     // Split-K in the TF32 wgmma kernels, in every layout: MN-major operands (m and n multiples
     // of 4) are transposed in shared memory by the producers. Up to 8 splits run as one
     // cluster (7 and 8 of 2-slice ranges; 3 rows for 8 splits: blocks with no rows to finish),
-    // 16 through the workspace.
+    // 16, 24 and 64 as clusters of 8 whose sums meet in the workspace (several tiles, edge
+    // tiles).
     for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
@@ -315,7 +316,7 @@ pub fn register(s: &mut Suite) {
                     return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
                 }
                 for &(m, k, n, splits) in
-                    &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2), (200, 2048, 136, 5), (3, 512, 200, 8), (72, 448, 132, 7)]
+                    &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2), (200, 2048, 136, 5), (3, 512, 200, 8), (72, 448, 132, 7), (136, 3072, 200, 24), (72, 8192, 136, 64)]
                 {
                     let tol = GemmTol::of(kernel);
                     check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
@@ -327,12 +328,13 @@ pub fn register(s: &mut Suite) {
     }
     // Split-K in the BF16 wgmma kernels, every layout (row strides multiples of 8, as the copy
     // engine needs): edge tiles, a ragged last 64-deep slice (k = 776), 2, 3, 5, 7 and 8 splits
-    // in a cluster (8 rows for 8 splits: one row each), 16 through the workspace.
+    // in a cluster (8 rows for 8 splits: one row each), 16, 24 and 64 as clusters of 8 whose
+    // sums meet in the workspace (several tiles, edge tiles, a ragged last slice).
     for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 for &(m, k, n, splits) in
-                    &[(136, 1024, 264, 3), (8, 4096, 256, 5), (200, 776, 72, 2), (8, 1024, 200, 8), (104, 896, 136, 7), (8, 4096, 256, 16)]
+                    &[(136, 1024, 264, 3), (8, 4096, 256, 5), (200, 776, 72, 2), (8, 1024, 200, 8), (104, 896, 136, 7), (8, 4096, 256, 16), (136, 6100, 200, 24), (72, 16384, 136, 64)]
                 {
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;

@@ -112,10 +112,12 @@ pub struct GemmParams {
     /// staged as [head | tail] rows of two segments of `x3_slices` k-slices each, and k counts
     /// three segments: head·head, head·tail, tail·head (`stage.rs`).
     pub x3_slices: u32,
-    /// Split-K in a thread-block cluster (the `wgmma` kernels only; 0 elsewhere): nonzero when
-    /// the `splits` blocks of a tile were launched as one cluster along z (cluster rank = z),
-    /// so they add their partial tiles through distributed shared memory, each block finishing
-    /// a share of the tile's rows, with no workspace or counter.
+    /// Split-K in thread-block clusters (the `wgmma` kernels only; 0 elsewhere): the blocks
+    /// per cluster when the `splits` blocks of a tile were launched as clusters along z (rank
+    /// = z modulo the cluster size). They add their partial tiles through distributed shared
+    /// memory, each block finishing a share of the tile's rows; with one cluster per tile no
+    /// workspace or counter, with several the clusters' sums meet in the workspace, a counter
+    /// per share.
     pub cluster: u32,
     /// Nonzero: the address of a bf16 copy of C (same shape and `ldc`, raw bf16 bits), which the
     /// epilogue also writes with every stored value, rounded to nearest even. The mixed-precision

@@ -555,24 +555,37 @@ mod device {
         let rows = opaque(bm.min(p.m as usize - m0));
         let act = crate::math::Activation::from_code(p.act);
         if p.splits > 1 && p.cluster != 0 {
-            // Split-K in a cluster: every block has its partial tile staged in its own shared
-            // memory. Block z finishes rows z·share.. of the tile: it reads those quads of every
-            // block's tile (distributed shared memory, the loads of all splits issued
-            // together), adds them in z order and stores them. No workspace, no counter, no
-            // block idle while the last one sums.
+            // Split-K in clusters: every block has its partial tile staged in its own shared
+            // memory. Block z (rank z % cluster in its cluster) finishes rows rank·share.. of
+            // the tile: it reads those quads of every block's tile in its cluster (distributed
+            // shared memory, the loads of all ranks issued together) and adds them in rank
+            // order. With one cluster per tile it stores them: no workspace, no counter, no
+            // block idle while another sums. With more (`p.splits` / `p.cluster` groups of up
+            // to 8 splits), it writes its share's sum to its group's workspace slot and counts
+            // in on the share's counter; the last group's block of each share adds the groups'
+            // sums in group order and stores them. The same bits every run either way, and
+            // every share is finished by a different block (the workspace path below leaves
+            // the whole tile to the last block: 64 splits of a 64×64 tile read 1 MiB there).
             cluster_sync();
-            let splits = opaque(p.splits as usize);
-            let share = rows.div_ceil(splits);
-            let first_row = (z as usize * share).min(rows);
+            let csize = opaque(p.cluster as usize);
+            let groups = opaque(p.splits as usize) / csize;
+            let (rank, group) = (z as usize % csize, z as usize / csize);
+            let share = rows.div_ceil(csize);
+            let first_row = (rank * share).min(rows);
             let own_rows = share.min(rows - first_row);
             let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
+            let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
+            // Group g's slot: a bm×bn tile of floats, row-major. SAFETY (its callers): with
+            // groups > 1 the host gives a workspace of tiles · groups · bm·bn floats and
+            // MAX_CLUSTER_SPLITS counters per tile.
+            let slot = |g: usize| unsafe { (p.ws as *mut f32).add((tile_id * groups + g) * bm * bn) };
             let mut q = tid;
             while q < own_rows * cq {
                 let (r, c4) = (first_row + q / cq, 4 * (q % cq));
                 let local = base + ((r * ldc + c4) * 4) as u32;
                 let mut parts = [[0f32; 4]; MAX_CLUSTER_SPLITS];
                 unroll!(g in [0, 1, 2, 3, 4, 5, 6, 7] {
-                    if g < splits {
+                    if g < csize {
                         // SAFETY: block g of the cluster is live until the barrier below, its
                         // staged tile was published by the barrier above; 16-byte aligned.
                         parts[g] = unsafe { ld_shared_cluster_f32x4(map_shared_rank(local, g as u32)) };
@@ -580,16 +593,51 @@ mod device {
                 });
                 let mut sum = parts[0];
                 unroll!(g in [1, 2, 3, 4, 5, 6, 7] {
-                    if g < splits {
+                    if g < csize {
                         unroll!(e in [0, 1, 2, 3] { sum[e] += parts[g][e]; });
                     }
                 });
-                // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
-                unsafe { gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, sum) };
+                if groups == 1 {
+                    // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
+                    unsafe { gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, sum) };
+                } else {
+                    // SAFETY: inside this group's slot (r < bm, c4 + 4 ≤ bn), 16-byte aligned.
+                    unsafe { *(slot(group).add(r * bn + c4) as *mut F32x4) = F32x4(sum) };
+                }
                 q += threads;
             }
             // No block leaves (freeing its shared memory) while another still reads it.
             cluster_sync();
+            if groups == 1 {
+                return;
+            }
+            // SAFETY: the share's counter (tile_id · MAX_CLUSTER_SPLITS + rank < the host's
+            // counters), zero between launches; every thread of the block calls it.
+            let counter = unsafe { (p.sem as *mut u32).add(tile_id * MAX_CLUSTER_SPLITS + rank) };
+            // SAFETY: as above.
+            if !unsafe { crate::reduce::last_block_in(counter, groups as u32, tid == 0, sync_threads_or) } {
+                return;
+            }
+            let mut q = tid;
+            while q < own_rows * cq {
+                let (r, c4) = (first_row + q / cq, 4 * (q % cq));
+                let mut parts = [F32x4::ZERO; MAX_CLUSTER_SPLITS];
+                unroll!(g in [0, 1, 2, 3, 4, 5, 6, 7] {
+                    if g < groups {
+                        // SAFETY: inside group g's slot, written before its block counted in.
+                        parts[g] = unsafe { load_l2_x4(slot(g).add(r * bn + c4)) };
+                    }
+                });
+                let mut sum = parts[0];
+                unroll!(g in [1, 2, 3, 4, 5, 6, 7] {
+                    if g < groups {
+                        sum = sum.zip(parts[g], |a, b| a + b);
+                    }
+                });
+                // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
+                unsafe { gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, sum.0) };
+                q += threads;
+            }
             return;
         }
         if p.splits > 1 {

@@ -196,7 +196,7 @@ impl TileModel {
     /// Whether `splits` > 1 splits of a tile run as one cluster (no workspace; see
     /// [`TileModel::cluster_split`]).
     pub fn clusters(&self, splits: u32) -> bool {
-        self.cluster_split.is_some() && (2..=MAX_CLUSTER_SPLITS).contains(&splits)
+        self.cluster_split.is_some() && ((2..=MAX_CLUSTER_SPLITS).contains(&splits) || splits.is_multiple_of(MAX_CLUSTER_SPLITS))
     }
 
     /// Estimated time (arbitrary units, comparable across the kernels of one precision).
@@ -204,7 +204,10 @@ impl TileModel {
         let per = self.slices_per_split(k, splits)?;
         let tiles = self.tiles(m, n);
         let cluster = self.clusters(splits);
-        if splits > 1 && !cluster && (tiles > SPLIT_COUNTERS || tiles * splits as usize * self.bm * self.bn > SPLIT_WORKSPACE) {
+        // Partial tiles through the workspace: every split's (a counter per tile), or with
+        // clusters every group's (a counter per share of the tile's rows).
+        let (slots, counters) = if cluster { (splits / MAX_CLUSTER_SPLITS, MAX_CLUSTER_SPLITS) } else { (splits, 1) };
+        if splits > 1 && slots > 1 && (tiles * counters as usize > SPLIT_COUNTERS || tiles * slots as usize * self.bm * self.bn > SPLIT_WORKSPACE) {
             return None;
         }
         let blocks = tiles * splits as usize;
@@ -225,8 +228,16 @@ impl TileModel {
         }
         // A split's partial tile: the whole tile, or its part inside C.
         let partial = if self.split_in_c() { (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64 } else { area };
-        let split = if cluster { self.cluster_split.unwrap_or(self.split) } else { self.split };
-        Some(main + f64::from(splits - 1) * split * partial / self.eff)
+        let reduce = match (cluster, self.cluster_split) {
+            // Up to 8 splits reduced in the cluster; more in groups of 8, whose sums each of the
+            // 8 blocks of the last group adds for its share of the rows.
+            (true, Some(cost)) => {
+                let (inside, groups) = (splits.min(MAX_CLUSTER_SPLITS), splits.div_ceil(MAX_CLUSTER_SPLITS));
+                cost * (f64::from(inside - 1) + f64::from(groups - 1) / f64::from(MAX_CLUSTER_SPLITS))
+            }
+            _ => f64::from(splits - 1) * self.split,
+        };
+        Some(main + reduce * partial / self.eff)
     }
 }
 
