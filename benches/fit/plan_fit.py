@@ -37,16 +37,17 @@ SHAPES = {
 WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64")
 STAGE_LAUNCH = 1.0e6
 STAGE_PER_ELEMENT = 500.0
-# The constants being fitted, per kernel: (eff, fixed, split cost[, cluster split cost]); the
-# wgmma kernels' fourth is the cost of a split reduced in a thread-block cluster (up to 8).
+# The constants being fitted, per kernel: (eff, fixed, split cost[, cluster split cost, cluster
+# fixed]); the wgmma kernels' fourth is the cost of a split reduced in a thread-block cluster,
+# the fifth a clustered block's fixed cost on top of `fixed`.
 PARAMS = {
     "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
     "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0],
-    "Tf32Wgmma": [1.0, 64.0, 768.0, 240.0], "Tf32": [0.36, 48.0, 80.0], "Tf32Tile64": [0.15, 32.0, 64.0],
-    "Wgmma": [1.0, 544.0, 768.0, 816.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
-    "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0], "Wgmma64x128": [0.49, 272.0, 1024.0, 272.0],
-    "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0], "Wgmma64x64": [0.38, 240.0, 80.0, 112.0],
-    "Wgmma128x208": [0.95, 448.0, 768.0, 720.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0],
+    "Tf32Wgmma": [1.0, 64.0, 768.0, 240.0, 256.0], "Tf32": [0.36, 48.0, 80.0], "Tf32Tile64": [0.15, 32.0, 64.0],
+    "Wgmma": [1.0, 544.0, 768.0, 816.0, 1216.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
+    "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.46, 272.0, 1024.0, 272.0, 0.0],
+    "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0, 32.0], "Wgmma64x64": [0.38, 240.0, 80.0, 256.0, 0.0],
+    "Wgmma128x208": [0.95, 0.0, 768.0, 624.0, 0.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0, 0.0],
 }
 
 
@@ -78,31 +79,39 @@ def staged_elems(prec, layout, m, n, k):
 def cost(kernel, m, n, k, s, params):
     bm, bn, bk, resident, warps = SHAPES[kernel]
     eff, fixed, split_cost = params[kernel][:3]
-    cluster = kernel in WGMMA and 2 <= s <= MAX_CLUSTER_SPLITS
-    if cluster:
-        split_cost = params[kernel][3]
+    wg = kernel in WGMMA
+    # Up to 8 splits in one cluster, multiples of 8 in clusters of 8 (plan.rs: TileModel::clusters).
+    cluster = wg and (2 <= s <= MAX_CLUSTER_SPLITS or s % MAX_CLUSTER_SPLITS == 0)
     slices = max(1, -(-k // bk))
     per = -(-slices // s)
     if s > 1 and (per < (MIN_CLUSTER_SLICES if cluster else MIN_SLICES) or -(-slices // per) != s):
         return None
     tiles = -(-m // bm) * -(-n // bn)
-    if s > 1 and not cluster and (tiles > COUNTERS or tiles * s * bm * bn > WORKSPACE):
+    slots, counters = (s // MAX_CLUSTER_SPLITS, MAX_CLUSTER_SPLITS) if cluster else (s, 1)
+    if s > 1 and slots > 1 and (tiles * counters > COUNTERS or tiles * slots * bm * bn > WORKSPACE):
         return None
     load = -(-tiles * s // SMS)
     together = min(load, resident)
-    rate = lambda r: eff * min(1.0, r * warps / SAT_WARPS)
     area = bm * bn
-    work = (per * bk + fixed / together) * area
     rounds, rest = divmod(load, resident)
+    rate = lambda r: eff * min(1.0, r * warps / SAT_WARPS)
+    cfix = params[kernel][4] if cluster else 0.0
+    work = (per * bk + (fixed + cfix) / together) * area
     main = rounds * resident * work / rate(resident) + (rest * work / rate(rest) if rest else 0.0)
-    partial = min(bm, m) * min(bn, -(-n // 4) * 4) if kernel in WGMMA else area
-    return main + (s - 1) * split_cost * partial / eff
+    partial = min(bm, m) * min(bn, -(-n // 4) * 4) if wg else area
+    if cluster:
+        inside, groups = min(s, MAX_CLUSTER_SPLITS), -(-s // MAX_CLUSTER_SPLITS)
+        reduce = params[kernel][3] * ((inside - 1) + (groups - 1) / MAX_CLUSTER_SPLITS)
+    else:
+        reduce = (s - 1) * split_cost
+    return main + reduce * partial / eff
 
 
-def load(path):
+def load(paths):
     cases = defaultdict(dict)
-    for r in csv.DictReader(l for l in open(path) if not l.startswith("#")):
-        if not r["ms"] or r["plan"] == "Auto":
+    rows = (r for path in paths for r in csv.DictReader(l for l in open(path) if not l.startswith("#")))
+    for r in rows:
+        if not r["ms"] or r["plan"] in ("Auto", "Tf32Auto"):
             continue
         key = (r["precision"], r["layout"], int(r["m"]), int(r["n"]), int(r["k"]))
         cases[key][(r["plan"], int(r["splits"]))] = float(r["ms"])
@@ -144,11 +153,11 @@ def score(cases, params, prec):
 
 
 def main():
-    cases = load(sys.argv[1])
+    cases = load([a for a in sys.argv[1:] if not a.startswith("--")])
     params = {k: list(v) for k, v in PARAMS.items()}
     precs = sorted({k[0] for k in cases})
     splits_grid = [float(x) for x in range(0, 1025, 16)]
-    grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], splits_grid, splits_grid)
+    grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], splits_grid, splits_grid, [float(x) for x in range(0, 2049, 32)])
     if "--search" in sys.argv:
         for prec in precs:
             kernels = sorted({p for key, plans in cases.items() if key[0] == prec for (p, _) in plans if p in SHAPES})
@@ -164,7 +173,7 @@ def main():
                             return (score(cases, q, prec), abs(v - params[kern][i]))
                         params[kern][i] = min(grid, key=trial)
         for kern in sorted(params):
-            cluster = f" cluster split {params[kern][3]:.0f}" if len(params[kern]) > 3 else ""
+            cluster = f" cluster split {params[kern][3]:.0f} cluster fixed {params[kern][4]:.0f}" if len(params[kern]) > 3 else ""
             print(f"{kern:>14}: eff {params[kern][0]:.2f} fixed {params[kern][1]:.0f} split {params[kern][2]:.0f}{cluster}")
     ls = losses(cases, params)
     for prec in precs:

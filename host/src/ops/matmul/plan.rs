@@ -27,6 +27,13 @@
 //! log-uniform random ones; docs/runs/2026-11-23-h100-s8/r6): the pick within 4.1 % (BF16) and
 //! 4.7 % (TF32) of the best plan on geometric mean over 162 cases each, from 8.5 % and 9.8 %
 //! with the constants before; with the 128×208 tile among the timed plans (`r8`, BF16) 5.2 %.
+//! Session 9 added the splits past 8 in clusters of 8 (their sums meet in the workspace) and a
+//! clustered block's fixed cost (`cluster_fixed`), refitted on those 162 cases per precision
+//! plus the 64-row tiles' plans of docs/runs/2026-11-23-h100-s9/e1-e5 (long-k and small
+//! products): 5.5 % (BF16) and 5.1 % (TF32) over 175 and 170 cases, from 6.0 and 5.2 with the
+//! constants before. The `wgmma` kernels' per-block time for lone blocks is not what the model
+//! says (a 64×128 block streams a k-slice about as fast as a 64×64 one, about 250 ns, e1-e3);
+//! a per-slice floor for them fitted worse (it made the model split more), so it is not in.
 //!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
@@ -109,9 +116,13 @@ pub struct TileModel {
     /// The `wgmma` kernels: up to [`MAX_CLUSTER_SPLITS`] splits of a tile run as one
     /// thread-block cluster and add their partial tiles through distributed shared memory, at
     /// this cost per element of the partial tile inside C (in the units of `split`), with no
-    /// workspace; more splits take the workspace. These kernels stage the tile in shared memory
-    /// first, so either way a split moves only its part inside C ([`TileModel::split_in_c`]).
+    /// workspace; multiples of 8 run as clusters of 8 whose sums meet in the workspace; other
+    /// counts take the workspace. These kernels stage the tile in shared memory first, so
+    /// either way a split moves only its part inside C ([`TileModel::split_in_c`]).
     pub cluster_split: Option<f64>,
+    /// A clustered block's fixed cost on top of `fixed`, in k-steps (the cluster's barriers and
+    /// its launch).
+    pub cluster_fixed: f64,
 }
 
 impl TileModel {
@@ -120,8 +131,10 @@ impl TileModel {
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None });
-        let wg = |x, cluster| t(x).map(|m| TileModel { cluster_split: Some(cluster), ..m });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
+            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0 })
+        };
+        let wg = |x, (cluster, cluster_fixed)| t(x).map(|m| TileModel { cluster_split: Some(cluster), cluster_fixed, ..m });
         match kernel {
             GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
             GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
@@ -131,11 +144,11 @@ impl TileModel {
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
             GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.59, 0.0, 0.0)),
-            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0), 240.0),
-            GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 304.0, 1024.0), 176.0),
+            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0), (240.0, 256.0)),
+            GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 304.0, 1024.0), (176.0, 0.0)),
             // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
-            GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, 64.0, 768.0), 240.0),
-            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), 48.0),
+            GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, 64.0, 768.0), (240.0, 0.0)),
+            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), (48.0, 32.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
@@ -153,15 +166,17 @@ impl TileModel {
 
     /// The model of a BF16 kernel; `None` for `SmemTiled`, `Mma` and `WarpDot` (no split-K plans) and `Auto`.
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None });
-        let wg = |x, cluster| t(x).map(|m| TileModel { cluster_split: Some(cluster), ..m });
+        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
+            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0 })
+        };
+        let wg = |x, (cluster, cluster_fixed)| t(x).map(|m| TileModel { cluster_split: Some(cluster), cluster_fixed, ..m });
         match kernel {
-            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 544.0, 768.0), 816.0),
-            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.49, 272.0, 1024.0), 272.0),
-            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 80.0), 112.0),
+            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 544.0, 768.0), (816.0, 1216.0)),
+            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.46, 272.0, 1024.0), (272.0, 0.0)),
+            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 80.0), (256.0, 0.0)),
             // eff: 4096³ nt took 205 µs on it, 191 on the 128×256 tile (1.5 % of its columns
             // past n; docs/runs/2026-11-23-h100-s8/r8); the rest as the 128×256 tile.
-            Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.95, 448.0, 768.0), 720.0),
+            Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.95, 0.0, 768.0), (624.0, 0.0)),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.15, 96.0, 64.0)),
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 288.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
@@ -216,7 +231,8 @@ impl TileModel {
         let rate = |resident: usize| self.eff * (resident as f64 * self.warps as f64 / SAT_WARPS).min(1.0);
         let area = (self.bm * self.bn) as f64;
         // Blocks resident together hide part of each other's prologue and epilogue.
-        let work = ((per * self.bk) as f64 + self.fixed / together) * area;
+        let fixed = self.fixed + if cluster { self.cluster_fixed } else { 0.0 };
+        let work = ((per * self.bk) as f64 + fixed / together) * area;
         // Full rounds of `resident` blocks, then the rest at the rate that few blocks reach: a
         // last round of one 2-warp block runs at half speed. (Counting every block at the full
         // round's rate, the model sent 1024×32×16384 to 41 splits of `Tile64`, 656 blocks for
