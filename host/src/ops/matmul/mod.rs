@@ -801,10 +801,14 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
 /// workspace large enough).
 fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: u32) -> GemmParams {
     let per = model.slices_per_split(params.k as usize, splits).expect("a checked split") as u32;
-    if model.clusters(splits) {
-        return GemmParams { splits, slices_per_split: per, cluster: 1, ..params };
+    if model.clusters(splits) && splits <= plan::MAX_CLUSTER_SPLITS {
+        return GemmParams { splits, slices_per_split: per, cluster: splits, ..params };
     }
     let (sem, ws) = gpu.split_buffers();
+    if model.clusters(splits) {
+        // Clusters of MAX_CLUSTER_SPLITS splits, their sums added through the workspace.
+        return GemmParams { splits, slices_per_split: per, cluster: plan::MAX_CLUSTER_SPLITS, sem, ws, ..params };
+    }
     GemmParams { splits, slices_per_split: per, sem, ws, ..params }
 }
 
@@ -1254,8 +1258,9 @@ fn launch_wgmma(
     // (`grid_dependency_wait`), so they may start while it finishes.
     cfg = cfg.with_overlap();
     if params.cluster != 0 {
-        // A tile's splits are one cluster along z, so cluster rank = split index.
-        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(1, 1, params.splits));
+        // A tile's splits are clusters of `params.cluster` along z (rank = split index modulo
+        // the cluster size).
+        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(1, 1, params.cluster));
     }
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
     // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were
