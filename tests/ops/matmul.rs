@@ -315,9 +315,16 @@ pub fn register(s: &mut Suite) {
                 if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
                     return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
                 }
-                for &(m, k, n, splits) in
-                    &[(264, 1032, 520, 3), (8, 4096, 256, 16), (136, 776, 72, 2), (200, 2048, 136, 5), (3, 512, 200, 8), (72, 448, 132, 7), (136, 3072, 200, 24), (72, 8192, 136, 64)]
-                {
+                for &(m, k, n, splits) in &[
+                    (264, 1032, 520, 3),
+                    (8, 4096, 256, 16),
+                    (136, 776, 72, 2),
+                    (200, 2048, 136, 5),
+                    (3, 512, 200, 8),
+                    (72, 448, 132, 7),
+                    (136, 3072, 200, 24),
+                    (72, 8192, 136, 64),
+                ] {
                     let tol = GemmTol::of(kernel);
                     check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
                     check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)?;
@@ -333,9 +340,16 @@ pub fn register(s: &mut Suite) {
     for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
-                for &(m, k, n, splits) in
-                    &[(136, 1024, 264, 3), (8, 4096, 256, 5), (200, 776, 72, 2), (8, 1024, 200, 8), (104, 896, 136, 7), (8, 4096, 256, 16), (136, 6100, 200, 24), (72, 16384, 136, 64)]
-                {
+                for &(m, k, n, splits) in &[
+                    (136, 1024, 264, 3),
+                    (8, 4096, 256, 5),
+                    (200, 776, 72, 2),
+                    (8, 1024, 200, 8),
+                    (104, 896, 136, 7),
+                    (8, 4096, 256, 16),
+                    (136, 6100, 200, 24),
+                    (72, 16384, 136, 64),
+                ] {
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
                 }
