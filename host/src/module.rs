@@ -351,12 +351,16 @@ unsafe fn launch_ex(f: cu::CUfunction, cfg: LaunchConfig, stream: cu::CUstream, 
         value[..3].copy_from_slice(&v);
         LaunchAttribute { id, pad: 0, value }
     };
-    let mut attrs = Vec::with_capacity(2);
+    // At most two attributes, on the stack (this runs on every clustered or overlapped launch).
+    let mut attrs = [attr(0, [0; 3]), attr(0, [0; 3])];
+    let mut count = 0;
     if cfg.cluster != crate::launch::Dim3::ONE {
-        attrs.push(attr(LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, [cfg.cluster.x, cfg.cluster.y, cfg.cluster.z]));
+        attrs[count] = attr(LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, [cfg.cluster.x, cfg.cluster.y, cfg.cluster.z]);
+        count += 1;
     }
     if cfg.overlaps_previous {
-        attrs.push(attr(LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, [1, 0, 0]));
+        attrs[count] = attr(LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, [1, 0, 0]);
+        count += 1;
     }
     let config = LaunchConfigEx {
         grid: [cfg.grid.x, cfg.grid.y, cfg.grid.z],
@@ -364,7 +368,7 @@ unsafe fn launch_ex(f: cu::CUfunction, cfg: LaunchConfig, stream: cu::CUstream, 
         shared_mem_bytes: cfg.shared_mem_bytes,
         stream,
         attrs: attrs.as_mut_ptr(),
-        num_attrs: attrs.len() as u32,
+        num_attrs: count as u32,
     };
     // SAFETY: the config and its attributes outlive the call; the rest is forwarded.
     unsafe { cuLaunchKernelEx(&config, f, args.as_mut_ptr(), std::ptr::null_mut()) }

@@ -554,6 +554,8 @@ mod device {
         // The staged tile's rows inside C (the rest would only be bounds-checked away).
         let rows = opaque(bm.min(p.m as usize - m0));
         let act = crate::math::Activation::from_code(p.act);
+        // Quads of C per staged row (the splits move only those).
+        let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
         if p.splits > 1 && p.cluster != 0 {
             // Split-K in clusters: every block has its partial tile staged in its own shared
             // memory. Block z (rank z % cluster in its cluster) finishes rows rank·share.. of
@@ -573,7 +575,6 @@ mod device {
             let share = rows.div_ceil(csize);
             let first_row = (rank * share).min(rows);
             let own_rows = share.min(rows - first_row);
-            let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
             let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
             // Group g's slot: a bm×bn tile of floats, row-major. SAFETY (its callers): with
             // groups > 1 the host gives a workspace of tiles · groups · bm·bn floats and
@@ -647,7 +648,6 @@ mod device {
             // the `rows` rows that C has (a 32-row product on 64-row tiles moves half the tile).
             // Each thread publishes, and in the last block sums, the quads it stores below.
             let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
-            let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
             let end = rows * cq;
             let staged_quad = |q: usize| quad((q / cq) * (bn / 4) + q % cq);
             // SAFETY: with split-K the host gives a counter per tile and a workspace of

@@ -284,6 +284,17 @@ impl GemmKernel {
         }
     }
 
+    /// The tile of a TF32 `wgmma` kernel (`None` for every other kernel).
+    fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
+        match self {
+            GemmKernel::Tf32Wgmma => Some(kernels::matmul::WG_WIDE),
+            GemmKernel::Tf32Wgmma128x208 => Some(kernels::matmul::WG_WIDE_208),
+            GemmKernel::Tf32Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
+            GemmKernel::Tf32Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
+            _ => None,
+        }
+    }
+
     /// Whether the kernel writes an [`Epilogue::bf16_copy`]: the kernels whose epilogue runs as
     /// one loop over the tile (see `kernels::matmul::GemmParams::c_bf16`). [`gemm`] runs `Auto`
     /// and `Tf32Auto` with a copy on such a kernel; any other kernel with a copy is an
@@ -438,6 +449,21 @@ fn wgmma_tf32(tile: kernels::matmul::WgTile) -> WgmmaKernel {
     wgmma_tf32_layout(tile, false, false).0
 }
 
+/// The tile of the TF32 kernel that transposes MN-major operands of `tile` in shared memory
+/// (`both`: op(A) and op(B)); `None` for the 128×208 tile, which has no transposing form (its
+/// MN-major operands are staged).
+fn tf32_transposing_tile(tile: kernels::matmul::WgTile, both: bool) -> Option<kernels::matmul::WgTile> {
+    use kernels::matmul as km;
+    match (tile, both) {
+        (t, false) if t == km::WG_WIDE => Some(km::WG_WIDE_T),
+        (t, true) if t == km::WG_WIDE => Some(km::WG_WIDE_TT),
+        (t, false) if t == km::WG_NARROW => Some(km::WG_NARROW_T),
+        (t, true) if t == km::WG_NARROW => Some(km::WG_NARROW_TT),
+        (t, _) if t == km::WG_SMALL => Some(km::WG_SMALL_T),
+        _ => None,
+    }
+}
+
 /// The TF32 `wgmma` kernel on `tile` (128×256, 64×128 or 64×64) for MN-major op(A) (`a_mn`)
 /// and op(B) (`b_mn`), and the tile it runs: with an MN-major operand, the transposing
 /// kernel's tile (fewer stages, scratch slots in their place).
@@ -445,16 +471,9 @@ fn wgmma_tf32_layout(tile: kernels::matmul::WgTile, a_mn: bool, b_mn: bool) -> (
     use kernels::matmul as km;
     let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
     let (wide, narrow) = (tile == km::WG_WIDE, tile == km::WG_NARROW);
-    if tile == km::WG_WIDE_208 {
+    let Some(transposing) = tf32_transposing_tile(tile, a_mn && b_mn) else {
         // K-major only: launch_tf32_wgmma stages MN-major operands for this tile.
         return (k(&km::GEMM_WGMMA_TF32_KK_128X208, km::gemm_wgmma_tf32_kk_128x208), tile);
-    }
-    let transposing = match (wide, narrow, a_mn && b_mn) {
-        (true, _, false) => km::WG_WIDE_T,
-        (true, _, true) => km::WG_WIDE_TT,
-        (_, true, false) => km::WG_NARROW_T,
-        (_, true, true) => km::WG_NARROW_TT,
-        _ => km::WG_SMALL_T,
     };
     match (a_mn, b_mn) {
         (false, false) if wide => (k(&km::GEMM_WGMMA_TF32_KK, km::gemm_wgmma_tf32_kk), tile),
@@ -823,16 +842,11 @@ fn split_params(gpu: &Gpu, params: GemmParams, model: &plan::TileModel, splits: 
 fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
-    let tile = match plan.kernel {
-        GemmKernel::Tf32Wgmma => km::WG_WIDE,
-        GemmKernel::Tf32Wgmma64x128 => km::WG_NARROW,
-        GemmKernel::Tf32Wgmma128x208 => km::WG_WIDE_208,
-        _ => km::WG_SMALL,
-    };
+    let tile = plan.kernel.wgmma_tile().expect("a TF32 wgmma kernel");
     let staging = tf32_staging(&params);
     let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
     let sms = gpu.info().multiprocessors as usize;
-    let transpose = tile != km::WG_WIDE_208 && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms));
+    let transpose = tf32_transposing_tile(tile, false).is_some() && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms));
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
