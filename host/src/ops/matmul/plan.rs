@@ -129,16 +129,28 @@ pub struct TileModel {
     pub cluster_fixed: f64,
 }
 
+/// A tile kernel's (bm, bn, bk, resident, warps, eff, fixed, split), as [`TileModel::of`] lists
+/// them.
+type TileConstants = (usize, usize, usize, usize, usize, f64, f64, f64);
+
 impl TileModel {
+    /// The model of a tile kernel without clusters.
+    fn tile((bm, bn, bk, resident, warps, eff, fixed, split): TileConstants) -> Option<TileModel> {
+        Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0 })
+    }
+
+    /// The model of a `wgmma` kernel: [`TileModel::tile`] with its (cluster split, cluster fixed)
+    /// costs.
+    fn wgmma(x: TileConstants, (cluster, cluster_fixed): (f64, f64)) -> Option<TileModel> {
+        Self::tile(x).map(|m| TileModel { cluster_split: Some(cluster), cluster_fixed, ..m })
+    }
+
     /// The model of a tile kernel; `None` for kernels without split-K (the ladder's earlier
     /// rungs, `WarpDot`, the `mma.sync` kernels).
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
-            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0 })
-        };
-        let wg = |x, (cluster, cluster_fixed)| t(x).map(|m| TileModel { cluster_split: Some(cluster), cluster_fixed, ..m });
+        let (t, wg) = (TileModel::tile, TileModel::wgmma);
         match kernel {
             GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
             GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
@@ -170,10 +182,7 @@ impl TileModel {
 
     /// The model of a BF16 kernel; `None` for `SmemTiled`, `Mma` and `WarpDot` (no split-K plans) and `Auto`.
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
-        let t = |(bm, bn, bk, resident, warps, eff, fixed, split)| {
-            Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0 })
-        };
-        let wg = |x, (cluster, cluster_fixed)| t(x).map(|m| TileModel { cluster_split: Some(cluster), cluster_fixed, ..m });
+        let (t, wg) = (TileModel::tile, TileModel::wgmma);
         match kernel {
             Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 544.0, 768.0), (816.0, 1216.0)),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.46, 272.0, 1024.0), (272.0, 0.0)),
