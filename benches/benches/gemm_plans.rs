@@ -117,10 +117,27 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             }
         }
     }
+    narrow(&mut out, precision, m, n, k);
     if precision == "f32" {
         out.push(Plan::F32(GemmPlan { kernel: GemmKernel::SmemTiled, splits: 1 }));
     }
     out
+}
+
+/// The narrow kernels (at most 16 rows or columns), in both forms, at every split count their
+/// model allows over (narrow side, big side).
+fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
+    let (small, big) = kernels::matmul::narrow_sides(m, n);
+    if small > kernels::matmul::NARROW_MAX {
+        return;
+    }
+    for (f, b) in [(GemmKernel::NarrowMn, Bf16Kernel::NarrowMn), (GemmKernel::NarrowK, Bf16Kernel::NarrowK)] {
+        for s in SPLIT_CHOICES {
+            if TileModel::of(f).is_some_and(|md| md.cost(small, big, k, s, 1).is_some()) {
+                out.push(if precision == "bf16" { Plan::Bf16(Bf16Plan { kernel: b, splits: s }) } else { Plan::F32(GemmPlan { kernel: f, splits: s }) });
+            }
+        }
+    }
 }
 
 fn name(p: Plan) -> String {

@@ -281,6 +281,46 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
+    // The narrow kernels (at most 16 rows or columns), both forms, f32 and bf16, every layout:
+    // widths 4, 8 and 16 (narrow sides 1, 3, 4, 5, 8, 9, 16), few rows and few columns, big sides
+    // of a partial block or quad (1, 33, 130, 257, 1029), k from 1 through ragged chunks of 512
+    // and splits (7, 300, 520, 1029, 2100), planned and forced splits (z-ordered sums: a second
+    // run gives the same bits).
+    for kernel in [GemmKernel::NarrowMn, GemmKernel::NarrowK] {
+        let bf16 = if kernel == GemmKernel::NarrowMn { Bf16Kernel::NarrowMn } else { Bf16Kernel::NarrowK };
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            let shapes = [
+                (1, 300, 130),
+                (3, 1029, 1029),
+                (5, 7, 64),
+                (8, 2100, 257),
+                (9, 1000, 33),
+                (16, 520, 300),
+                (130, 1029, 1),
+                (1029, 300, 4),
+                (257, 2100, 9),
+                (33, 64, 16),
+                (16, 16, 16),
+                (4, 1, 5),
+            ];
+            for (m, k, n) in shapes {
+                let (small, big) = kernels::matmul::narrow_sides(m, n);
+                let valid = |sp: u32| TileModel::of(kernel).is_some_and(|t| t.cost(small, big, k, sp, 1).is_some());
+                for splits in [None, Some(1), Some(3)].into_iter().filter(|s| s.is_none_or(valid)) {
+                    let tag = splits.map_or("planned".to_string(), |s| format!("split{s}"));
+                    s.gpu(format!("gemm::{kernel:?}::{tag}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                        let tol = GemmTol::of(kernel);
+                        check_gemm_split(g, rng, kernel, splits, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                        check_gemm_split(g, rng, kernel, splits, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+                    });
+                    s.gpu(format!("gemm_bf16::{bf16:?}::{tag}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                        check_gemm_bf16(g, rng, bf16, splits, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                        check_gemm_bf16(g, rng, bf16, splits, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
+                    });
+                }
+            }
+        }
+    }
     // Split-K in the BF16 mma.sync kernels, every layout: edge tiles, a ragged last 64-deep
     // slice (k = 1000: 15 full slices and 40 left), splits of 2 and 3 (and a refused 5: splits
     // shorter than 4 slices), odd strides (guarded copies), a tiny m.
@@ -380,6 +420,25 @@ pub fn register(s: &mut Suite) {
         let tall = gpu(DeviceMatrix::zeros(g, 17, 64))?;
         let mut c17x17 = gpu(DeviceMatrix::zeros(g, 17, 17))?;
         bad("ColDot on more than 16 rows", gemm(g, &tall, no, &wide, no, e, &mut c17x17, GemmKernel::ColDot))?;
+        for kernel in [GemmKernel::NarrowMn, GemmKernel::NarrowK] {
+            bad("a narrow kernel on 17 rows and 17 columns", gemm(g, &tall, no, &wide, no, e, &mut c17x17, kernel))?;
+            let (tall16, wide16) = (gpu(DeviceMatrixBf16::from_f32(g, 17, 64, &[0.0; 17 * 64]))?, gpu(DeviceMatrixBf16::from_f32(g, 64, 17, &[0.0; 64 * 17]))?);
+            let bf16 = if kernel == GemmKernel::NarrowMn { Bf16Kernel::NarrowMn } else { Bf16Kernel::NarrowK };
+            bad("a bf16 narrow kernel on 17 rows and 17 columns", gemm_bf16_with(g, &tall16, no, &wide16, no, e, &mut c17x17, bf16))?;
+            bad(
+                "a narrow kernel split 2 ways over 64 k (one slice)",
+                gemm_with_plan(
+                    g,
+                    &tall,
+                    no,
+                    &gpu(DeviceMatrix::zeros(g, 64, 4))?,
+                    no,
+                    e,
+                    &mut gpu(DeviceMatrix::zeros(g, 17, 4))?,
+                    GemmPlan { kernel, splits: 2 },
+                ),
+            )?;
+        }
         let w10 = gpu(DeviceMatrix::zeros(g, 10, 64))?;
         let mut c10 = gpu(DeviceMatrix::zeros(g, 64, 10))?;
         bad(
@@ -478,6 +537,9 @@ pub fn check_gemm_bf16(
     // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
     if kernel == Bf16Kernel::ColDot && (m > kernels::matmul::COLDOT_MAX_ROWS || (tb && k > 1)) {
         return expect_err(&format!("bf16 ColDot on {m} rows, tb={tb}"), r, |e| matches!(e, Error::InvalidArgument { .. }));
+    }
+    if matches!(kernel, Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK) && m.min(n) > kernels::matmul::NARROW_MAX {
+        return expect_err(&format!("bf16 {kernel:?} on {m}×{n}"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }
     if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return expect_err(&format!("bf16 RowDot with {n} columns"), r, |e| matches!(e, Error::InvalidArgument { .. }));

@@ -21,6 +21,7 @@
 //! | `mma_bf16.rs` | `gemm_mma_bf16` | BF16 inputs on tensor cores (`mma.sync.m16n8k16`), f32 accumulation, 4 stages |
 //! | `mma_bf16.rs` | `gemm_mma_bf16_ldm` | the same with 64 k per stage and `ldmatrix` fragment loads |
 //! | `warpdot.rs` | `gemm_warpdot_f32`, `gemm_warpdot_bf16`, `gemm_coldot_f32`, `gemm_coldot_bf16` | a few rows of C (batch-1 layers): a warp per column, lanes split k; or four columns per thread, split-K, for an n-contiguous B |
+//! | `narrow.rs` | `gemm_narrow_mn_*`, `gemm_narrow_k_*` | at most 16 rows or columns of C: a pass over the wide operand, the narrow one staged in shared memory, split-K |
 //! | `skinny.rs` | `gemm_rowdot_f32`, `gemm_rowdot_bf16` | n ≤ 16: a warp per row of C, lanes split k, split-K |
 //! | `simt.rs` | `gemm_tile64_f32`, `gemm_tile128x64_f32`, `gemm_tile64x128_f32` | the fast 8×8 body on smaller tiles, for outputs with few large tiles |
 //! | `simt.rs` | `gemm_tile64_fine_f32` | the same body with 4×4 outputs per thread (256 threads per 64×64 tile), for small products |
@@ -44,6 +45,7 @@ mod hopper;
 mod mma_bf16;
 mod mma_tf32;
 mod naive;
+mod narrow;
 mod pipeline;
 mod simt;
 mod simt_pipelined;
@@ -60,6 +62,7 @@ pub use blocktile_1d::*;
 pub use mma_bf16::*;
 pub use mma_tf32::*;
 pub use naive::*;
+pub use narrow::*;
 pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS, TC_TILE_64, TC_TILE_128, TcTile, tc_shared_bytes};
 pub use simt::*;
 pub use simt_pipelined::*;

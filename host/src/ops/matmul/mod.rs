@@ -182,6 +182,14 @@ pub enum GemmKernel {
     /// at most 4 rows (beyond them the tiles were faster). Other shapes are an
     /// `InvalidArgument`.
     ColDot,
+    /// At most 16 rows or 16 columns of C with a big-contiguous wide operand (op(B)ᵀ for few
+    /// rows, op(A) for few columns; see `kernels::matmul::narrow_sides`): a pass over it, 128
+    /// big indices per block, the narrow operand staged in shared memory, split-K. Any layout
+    /// is correct; others load one element at a time. Other shapes are an `InvalidArgument`.
+    NarrowMn,
+    /// `NarrowMn` for a k-contiguous wide operand: four of its rows per warp, lanes along k,
+    /// 32 big indices per block.
+    NarrowK,
     /// Hopper TF32 (sm_90a only): TMA copies and `wgmma.mma_async`, 128×256 tiles, split-K.
     /// TF32 `wgmma` reads k-contiguous operands with 16-byte aligned rows only: x·Wᵀ with k a
     /// multiple of 4 runs as is; an m- or n-contiguous operand is either transposed in shared
@@ -269,6 +277,7 @@ impl GemmKernel {
             GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
+            GemmKernel::NarrowMn | GemmKernel::NarrowK => plan::narrow(self, m, n, k, sms),
             GemmKernel::Auto if pipelined_fits(m, n, k, sms) => fixed(GemmKernel::Pipelined),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(plan::F32_4BYTE_LOAD_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
@@ -309,6 +318,8 @@ impl GemmKernel {
                 | GemmKernel::Tile128x64
                 | GemmKernel::Tile64x128
                 | GemmKernel::RowDot
+                | GemmKernel::NarrowMn
+                | GemmKernel::NarrowK
                 | GemmKernel::Tf32
                 | GemmKernel::Tf32Bk64
                 | GemmKernel::Tf32Tile64
@@ -362,6 +373,18 @@ impl GemmKernel {
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
             GemmKernel::Pipelined => tiles(&km::GEMM_PIPELINED_F32, km::gemm_pipelined_f32, (km::PIPE_TILE, km::PIPE_TILE), km::PIPE_THREADS, km::PIPE_SHARED)?,
             GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
+            GemmKernel::NarrowMn | GemmKernel::NarrowK => {
+                let mn = self == GemmKernel::NarrowMn;
+                let (info, launch): (_, F32Gemm) = match (mn, km::narrow_width(km::narrow_sides(m, n).0)) {
+                    (true, 4) => (&km::GEMM_NARROW_MN4_F32, km::gemm_narrow_mn4_f32),
+                    (true, 8) => (&km::GEMM_NARROW_MN8_F32, km::gemm_narrow_mn8_f32),
+                    (true, _) => (&km::GEMM_NARROW_MN16_F32, km::gemm_narrow_mn16_f32),
+                    (false, 4) => (&km::GEMM_NARROW_K4_F32, km::gemm_narrow_k4_f32),
+                    (false, 8) => (&km::GEMM_NARROW_K8_F32, km::gemm_narrow_k8_f32),
+                    (false, _) => (&km::GEMM_NARROW_K16_F32, km::gemm_narrow_k16_f32),
+                };
+                (launch, narrow_config(name(info), p, mn)?)
+            }
             GemmKernel::Naive => (km::gemm_naive_f32 as F32Gemm, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
             GemmKernel::SmemTiled => {
                 let t = km::SMEM_TILE as u32;
@@ -642,6 +665,18 @@ fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     Ok(cfg)
 }
 
+/// The grid of the narrow kernels (`mn`: big-contiguous form): a block of its big indices per
+/// x, a split per z.
+fn narrow_config(op: &'static str, p: &GemmParams, mn: bool) -> Result<LaunchConfig> {
+    use kernels::matmul as km;
+    let (_, big) = km::narrow_sides(p.m as usize, p.n as usize);
+    let per_block = if mn { km::NARROW_MN_BIG } else { km::NARROW_K_BIG };
+    let mut cfg = LaunchConfig::for_2d(op, 1, big.div_ceil(per_block), (1, 1))?;
+    cfg.block = crate::launch::Dim3::x(km::NARROW_THREADS);
+    cfg.grid.z = p.splits;
+    Ok(cfg.with_shared_mem(km::NARROW_SHARED))
+}
+
 /// The grid of the warp-per-column kernels for an m×n output: a block of
 /// `kernels::matmul::WARPDOT_WARPS` columns per x, of `WARPDOT_ROWS` rows per y.
 fn warpdot_config(op: &'static str, m: usize, n: usize) -> Result<LaunchConfig> {
@@ -745,6 +780,7 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     match plan.kernel {
         GemmKernel::ColDot => check_coldot_shape("gemm", params)?,
         GemmKernel::RowDot => check_rowdot_shape("gemm", params)?,
+        GemmKernel::NarrowMn | GemmKernel::NarrowK => check_narrow_shape("gemm", params)?,
         _ => {}
     }
     if plan.kernel == GemmKernel::WarpTiledWide && !vec_operands(params) {
@@ -759,6 +795,17 @@ fn check_coldot_shape(op: &'static str, p: &GemmParams) -> Result<()> {
     let max = kernels::matmul::COLDOT_MAX_ROWS;
     if p.m as usize > max || p.b_col_stride != 1 {
         let reason = format!("ColDot takes at most {max} rows and an n-contiguous op(B) ({}×{})", p.m, p.n);
+        return Err(crate::Error::InvalidArgument { op, reason });
+    }
+    Ok(())
+}
+
+/// The shapes the narrow kernels (f32 and bf16 `NarrowMn`, `NarrowK`) take: at most
+/// `kernels::matmul::NARROW_MAX` rows or columns.
+fn check_narrow_shape(op: &'static str, p: &GemmParams) -> Result<()> {
+    let max = kernels::matmul::NARROW_MAX;
+    if p.m.min(p.n) as usize > max {
+        let reason = format!("the narrow kernels take at most {max} rows or columns ({}×{})", p.m, p.n);
         return Err(crate::Error::InvalidArgument { op, reason });
     }
     Ok(())
@@ -784,6 +831,8 @@ fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<pl
         return invalid(format!("{splits} splits (1..={})", plan::MAX_SPLITS));
     }
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    // The narrow kernels' model tile is (narrow side × a block's big indices).
+    let (m, n) = if model.is_some_and(|md| md.bm == kernels::matmul::NARROW_MAX) { kernels::matmul::narrow_sides(m, n) } else { (m, n) };
     match model {
         _ if splits == 1 => Ok(()),
         None => invalid(format!("{kernel:?} has no split-K")),
@@ -956,6 +1005,11 @@ pub enum Bf16Kernel {
     /// are an `InvalidArgument`. `Auto` does not choose it: at 1×4096×4096 and 4×7337×2921 it
     /// took 28 and 92 µs against the tensor-core tiles' 19 and 87 (H100, gemm_sweep).
     ColDot,
+    /// At most 16 rows or columns of C, as [`GemmKernel::NarrowMn`] (f32 accumulation on the
+    /// CUDA cores).
+    NarrowMn,
+    /// As [`GemmKernel::NarrowK`].
+    NarrowK,
     /// n ≤ 16 on the CUDA cores (a narrow output layer's x·Wᵀ): one warp per row of C, lanes
     /// splitting k, split-K. Other shapes are an `InvalidArgument`. `Auto` does not choose it:
     /// widening bf16 costs an ALU instruction per element beside each FMA, and the tensor-core
@@ -966,7 +1020,7 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 11] = [
+    pub const ALL: [Bf16Kernel; 13] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
@@ -978,6 +1032,8 @@ impl Bf16Kernel {
         Bf16Kernel::WarpDot,
         Bf16Kernel::RowDot,
         Bf16Kernel::ColDot,
+        Bf16Kernel::NarrowMn,
+        Bf16Kernel::NarrowK,
     ];
 
     /// Whether the kernel writes an [`Epilogue::bf16_copy`] (as [`GemmKernel::writes_bf16_copy`]):
@@ -993,6 +1049,8 @@ impl Bf16Kernel {
                 | Bf16Kernel::Wgmma64x128
                 | Bf16Kernel::Wgmma64x64
                 | Bf16Kernel::RowDot
+                | Bf16Kernel::NarrowMn
+                | Bf16Kernel::NarrowK
         )
     }
 
@@ -1067,6 +1125,8 @@ pub fn gemm_bf16_with(
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
         Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits },
+        Bf16Kernel::NarrowMn => Bf16Plan { kernel, splits: plan::narrow(GemmKernel::NarrowMn, m, n, k, sms).splits },
+        Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: plan::narrow(GemmKernel::NarrowK, m, n, k, sms).splits },
         kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms) },
     };
     let plan = match plan.kernel {
@@ -1184,6 +1244,19 @@ fn run_bf16_plan(
             (km::gemm_rowdot_bf16, rowdot_config("gemm_rowdot_bf16", &params)?)
         }
         Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
+        Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK => {
+            check_narrow_shape("gemm_bf16", &params)?;
+            let mn = plan.kernel == Bf16Kernel::NarrowMn;
+            let (info, launch): (&'static kernels::KernelInfo, Bf16Gemm) = match (mn, km::narrow_width(km::narrow_sides(m, n).0)) {
+                (true, 4) => (&km::GEMM_NARROW_MN4_BF16, km::gemm_narrow_mn4_bf16),
+                (true, 8) => (&km::GEMM_NARROW_MN8_BF16, km::gemm_narrow_mn8_bf16),
+                (true, _) => (&km::GEMM_NARROW_MN16_BF16, km::gemm_narrow_mn16_bf16),
+                (false, 4) => (&km::GEMM_NARROW_K4_BF16, km::gemm_narrow_k4_bf16),
+                (false, 8) => (&km::GEMM_NARROW_K8_BF16, km::gemm_narrow_k8_bf16),
+                (false, _) => (&km::GEMM_NARROW_K16_BF16, km::gemm_narrow_k16_bf16),
+            };
+            (launch, narrow_config(info.name, &params, mn)?)
+        }
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),

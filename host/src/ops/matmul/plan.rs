@@ -176,6 +176,10 @@ impl TileModel {
             // 4 rows × 1024 columns per block: for split-K's validity and workspace only
             // (see `coldot`).
             GemmKernel::ColDot => t((4, 1024, 16, 2, 8, 0.25, 96.0, 64.0)),
+            // The narrow side × a block's big indices (call it with `narrow_sides`): for
+            // split-K's validity and workspace only (see `narrow`).
+            GemmKernel::NarrowMn => t((NARROW_MAX, kernels::matmul::NARROW_MN_BIG, kernels::matmul::NARROW_BK, 2, 8, 0.25, 96.0, 64.0)),
+            GemmKernel::NarrowK => t((NARROW_MAX, kernels::matmul::NARROW_K_BIG, kernels::matmul::NARROW_BK, 2, 8, 0.25, 96.0, 64.0)),
             _ => None,
         }
     }
@@ -195,6 +199,8 @@ impl TileModel {
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
             Bf16Kernel::RowDot => TileModel::of(GemmKernel::RowDot),
             Bf16Kernel::ColDot => TileModel::of(GemmKernel::ColDot),
+            Bf16Kernel::NarrowMn => TileModel::of(GemmKernel::NarrowMn),
+            Bf16Kernel::NarrowK => TileModel::of(GemmKernel::NarrowK),
             Bf16Kernel::SmemTiled | Bf16Kernel::Mma | Bf16Kernel::WarpDot | Bf16Kernel::Auto => None,
         }
     }
@@ -436,6 +442,21 @@ pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
 /// workspace.
 pub fn coldot(m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
     occupancy_plan(GemmKernel::ColDot, (m, n, k), 4, sms)
+}
+
+/// Most rows or columns of C of the narrow kernels.
+const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
+
+/// Blocks per multiprocessor the narrow kernels' split-K aims at.
+pub const NARROW_BLOCKS_PER_SM: usize = 4;
+
+/// [`GemmKernel::NarrowMn`] and [`GemmKernel::NarrowK`] (f32 or bf16): memory-bound, so the
+/// rule is occupancy, over (narrow side, big side): split k until there are about
+/// [`NARROW_BLOCKS_PER_SM`] blocks per multiprocessor, each split at least 4 slices (256 k)
+/// long.
+pub fn narrow(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+    let (small, big) = kernels::matmul::narrow_sides(m, n);
+    occupancy_plan(kernel, (small, big, k), NARROW_BLOCKS_PER_SM, sms)
 }
 
 /// The rule of the memory-bound dot-product kernels: the most splits of k, up to about
