@@ -23,6 +23,11 @@ pub trait DotElem: Copy {
     /// # Safety
     /// `p` is valid for four elements and `QUAD_BYTES`-aligned.
     unsafe fn load4(p: *const Self) -> [f32; 4];
+    /// [`DotElem::load4`] marked evict-first (`ld.global.cs`): data read once.
+    ///
+    /// # Safety
+    /// As [`DotElem::load4`].
+    unsafe fn load4_evict_first(p: *const Self) -> [f32; 4];
 }
 
 impl DotElem for f32 {
@@ -36,6 +41,19 @@ impl DotElem for f32 {
     unsafe fn load4(p: *const f32) -> [f32; 4] {
         // SAFETY: forwarded.
         unsafe { *(p as *const F32x4) }.0
+    }
+    #[inline(always)]
+    unsafe fn load4_evict_first(p: *const f32) -> [f32; 4] {
+        let (a, b, c, d): (f32, f32, f32, f32);
+        // SAFETY: forwarded (16 aligned bytes).
+        unsafe {
+            core::arch::asm!(
+                "ld.global.cs.v4.f32 {{{a}, {b}, {c}, {d}}}, [{p}];",
+                a = out(reg32) a, b = out(reg32) b, c = out(reg32) c, d = out(reg32) d, p = in(reg64) p,
+                options(pure, readonly, nostack),
+            )
+        };
+        [a, b, c, d]
     }
 }
 
@@ -53,6 +71,19 @@ impl DotElem for u16 {
         let w = unsafe { *(p as *const u64) };
         // One instruction per element: a low half moves up, a high half is masked in place.
         let (lo, hi) = (w as u32, (w >> 32) as u32);
+        [lo << 16, lo & 0xffff_0000, hi << 16, hi & 0xffff_0000].map(f32::from_bits)
+    }
+    #[inline(always)]
+    unsafe fn load4_evict_first(p: *const u16) -> [f32; 4] {
+        let (lo, hi): (u32, u32);
+        // SAFETY: forwarded (8 aligned bytes).
+        unsafe {
+            core::arch::asm!(
+                "ld.global.cs.v2.u32 {{{lo}, {hi}}}, [{p}];",
+                lo = out(reg32) lo, hi = out(reg32) hi, p = in(reg64) p,
+                options(pure, readonly, nostack),
+            )
+        };
         [lo << 16, lo & 0xffff_0000, hi << 16, hi & 0xffff_0000].map(f32::from_bits)
     }
 }

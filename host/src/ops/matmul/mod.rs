@@ -270,14 +270,27 @@ impl GemmKernel {
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
             GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
-            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_col_stride == 1 && n * k >= COLDOT_MIN_B => plan::coldot(m, n, k, sms),
+            GemmKernel::Auto
+                if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms)
+                    && let Some(mn) = narrow_auto(p, Precision::F32, false) =>
+            {
+                let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
+                narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
+            }
+            GemmKernel::Tf32Auto
+                if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms)
+                    && let Some(mn) = narrow_auto(p, Precision::Tf32, false) =>
+            {
+                let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
+                narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
+            }
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
-            GemmKernel::NarrowMn | GemmKernel::NarrowK => plan::narrow(self, m, n, k, sms),
+            GemmKernel::NarrowMn | GemmKernel::NarrowK => narrow_plan(self, narrow_f32(self == GemmKernel::NarrowMn, m, n).0, m, n, k, sms),
             GemmKernel::Auto if pipelined_fits(m, n, k, sms) => fixed(GemmKernel::Pipelined),
             GemmKernel::Auto if !vec_operands(p) => plan::choose(plan::F32_4BYTE_LOAD_TILES, m, n, k, sms),
             GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
@@ -375,14 +388,7 @@ impl GemmKernel {
             GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => {
                 let mn = self == GemmKernel::NarrowMn;
-                let (info, launch): (_, F32Gemm) = match (mn, km::narrow_width(km::narrow_sides(m, n).0)) {
-                    (true, 4) => (&km::GEMM_NARROW_MN4_F32, km::gemm_narrow_mn4_f32),
-                    (true, 8) => (&km::GEMM_NARROW_MN8_F32, km::gemm_narrow_mn8_f32),
-                    (true, _) => (&km::GEMM_NARROW_MN16_F32, km::gemm_narrow_mn16_f32),
-                    (false, 4) => (&km::GEMM_NARROW_K4_F32, km::gemm_narrow_k4_f32),
-                    (false, 8) => (&km::GEMM_NARROW_K8_F32, km::gemm_narrow_k8_f32),
-                    (false, _) => (&km::GEMM_NARROW_K16_F32, km::gemm_narrow_k16_f32),
-                };
+                let (info, launch) = narrow_f32(mn, m, n);
                 (launch, narrow_config(name(info), p, mn)?)
             }
             GemmKernel::Naive => (km::gemm_naive_f32 as F32Gemm, LaunchConfig::for_2d("gemm_naive_f32", m, n, GEMM_NAIVE_BLOCK)?),
@@ -616,14 +622,6 @@ fn rowdot_max_rows_per_sm(p: &GemmParams) -> usize {
     if p.b_row_stride == 1 { ROWDOT_MAX_ROWS_PER_SM_KB } else { ROWDOT_MAX_ROWS_PER_SM }
 }
 
-/// Fewest elements of B for which `Auto` and `Tf32Auto` run [`GemmKernel::ColDot`] on at most
-/// [`WARPDOT_MAX_ROWS`] rows with an n-contiguous op(B): a memory-bound pass over B, against
-/// tiles that are mostly idle rows. It took 44 µs against the tiles' 63 (f32) and 47 (TF32) at
-/// 1×4096×4096, 99 against 138 and 163 at 4×7337×2921, but 20 against 16 and 11 at 2×1804×379
-/// (0.7 M elements: too short a k for enough splits, and its split sum's fixed cost); H100,
-/// gemm_sweep.
-pub const COLDOT_MIN_B: usize = 1 << 22;
-
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
 
@@ -639,6 +637,14 @@ pub const ROWDOT_MAX_ROWS_PER_SM_TF32: usize = 8;
 /// in 23 (geometric mean 0.70 of cuBLAS against 0.57; e.g. nn 32×784×1024: TF32 14.4 µs, FP32
 /// 11.6); from 0.1 GFLOP up it won 10 of 119 (H100, docs/runs/2026-11-23-h100-s6/final3).
 pub const TF32_STAGED_MIN_FLOPS: usize = 100_000_000;
+
+/// Whether the row-per-warp kernel fits (`rowdot_fits`) with a k-contiguous op(B) too (a narrow
+/// output layer's x·Wᵀ): then `Auto` keeps it before the narrow kernels, which it matched
+/// (1024×10×4096: 19.6 µs against 22.0, 256×10×1024: 8.0 against 8.9, 4096×10×1024: 22.5
+/// against 19.4; H100, docs/runs/2026-11-24-h100-s10/e2).
+fn rowdot_kb(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
+    p.b_row_stride == 1 && rowdot_fits(p, rows_per_sm, sms)
+}
 
 /// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns with a
 /// k-contiguous op(A) and at most `rows_per_sm` rows per multiprocessor.
@@ -664,6 +670,105 @@ fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     cfg.grid.z = p.splits;
     Ok(cfg)
 }
+
+/// The f32 narrow kernel of a form (`mn`: big-contiguous G) compiled for an m×n product's
+/// narrow side (`kernels::matmul::narrow_width`).
+fn narrow_f32(mn: bool, m: usize, n: usize) -> (&'static kernels::KernelInfo, F32Gemm) {
+    use kernels::matmul as km;
+    match (mn, km::narrow_width(km::narrow_sides(m, n).0)) {
+        (true, 4) => (&km::GEMM_NARROW_MN4_F32, km::gemm_narrow_mn4_f32),
+        (true, 8) => (&km::GEMM_NARROW_MN8_F32, km::gemm_narrow_mn8_f32),
+        (true, _) => (&km::GEMM_NARROW_MN16_F32, km::gemm_narrow_mn16_f32),
+        (false, 4) => (&km::GEMM_NARROW_K4_F32, km::gemm_narrow_k4_f32),
+        (false, 8) => (&km::GEMM_NARROW_K8_F32, km::gemm_narrow_k8_f32),
+        (false, _) => (&km::GEMM_NARROW_K16_F32, km::gemm_narrow_k16_f32),
+    }
+}
+
+/// [`narrow_f32`] for bf16 operands.
+fn narrow_bf16(mn: bool, m: usize, n: usize) -> (&'static kernels::KernelInfo, Bf16Gemm) {
+    use kernels::matmul as km;
+    match (mn, km::narrow_width(km::narrow_sides(m, n).0)) {
+        (true, 4) => (&km::GEMM_NARROW_MN4_BF16, km::gemm_narrow_mn4_bf16),
+        (true, 8) => (&km::GEMM_NARROW_MN8_BF16, km::gemm_narrow_mn8_bf16),
+        (true, _) => (&km::GEMM_NARROW_MN16_BF16, km::gemm_narrow_mn16_bf16),
+        (false, 4) => (&km::GEMM_NARROW_K4_BF16, km::gemm_narrow_k4_bf16),
+        (false, 8) => (&km::GEMM_NARROW_K8_BF16, km::gemm_narrow_k8_bf16),
+        (false, _) => (&km::GEMM_NARROW_K16_BF16, km::gemm_narrow_k16_bf16),
+    }
+}
+
+/// The split-K plan of a narrow kernel (`kernel`: `NarrowMn` or `NarrowK`, `info` the compiled
+/// kernel it runs): one wave of the blocks its launch bounds keep resident per multiprocessor
+/// (`plan::narrow`).
+fn narrow_plan(kernel: GemmKernel, info: &kernels::KernelInfo, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+    plan::narrow(kernel, info.min_blocks.max(1) as usize, m, n, k, sms)
+}
+
+/// Which narrow kernel the `Auto` rules of a precision choose for a product: `Some(true)` the
+/// big-contiguous form, `Some(false)` the k-contiguous one, `None` neither
+/// (see [`NARROW_AUTO_MIN`] and the constants after it). `bf16_staged`: BF16 `Auto`'s `wgmma`
+/// path would first copy an operand into padded rows.
+fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Option<bool> {
+    use kernels::matmul as km;
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let (small, big) = km::narrow_sides(m, n);
+    let elems = big.saturating_mul(k);
+    if small > km::NARROW_MAX || elems < NARROW_AUTO_MIN {
+        return None;
+    }
+    let few_cols = km::narrow_few_cols(m, n);
+    let (outer, inner) = if few_cols { (p.a_row_stride, p.a_col_stride) } else { (p.b_col_stride, p.b_row_stride) };
+    let mn = match (outer, inner) {
+        (1, _) => true,
+        (_, 1) => false,
+        _ => return None,
+    };
+    let width = km::narrow_width(small);
+    let f32_rule = if mn { width <= 8 || elems >= NARROW_AUTO_F32_MN_WIDE_MIN } else { width <= 8 || elems <= NARROW_AUTO_WIDE_MAX };
+    let take = match precision {
+        Precision::F32 => f32_rule,
+        Precision::Tf32 => f32_rule && (width == 4 || elems <= NARROW_AUTO_WIDE_MAX),
+        Precision::Bf16 => width <= 8 && (elems <= NARROW_AUTO_WIDE_MAX || (width == 4 && (elems <= NARROW_AUTO_BF16_MAX || bf16_staged))),
+    };
+    take.then_some(mn)
+}
+
+/// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Precision {
+    F32,
+    Tf32,
+    Bf16,
+}
+
+/// Fewest elements of the wide operand (big side · k) for which `Auto`, `Tf32Auto` and BF16
+/// `Auto` run a narrow kernel (at most 16 rows or columns): below it the product is about a
+/// launch, which the shared-memory tiles start soonest.
+///
+/// The narrow kernels are passes over the wide operand; against them the tile kernels pay for
+/// rows that do not exist but have more FMAs per byte. Measured on an H100 in every layout
+/// (docs/runs/2026-11-24-h100-s10/e2, e3; µs, Auto's plan before → narrow): at widths 4 and 8
+/// they won every f32 product (1×4096×4096 n-contiguous B 44.5 → 28.8, 4×7337×2921 99 → 42,
+/// 8×8192×8192 240 → 121, 6×6898×548 x·Wᵀ 34.5 → 10.1, 762×3×114 5.8 → 3.2), and BF16 ones up
+/// to 2²³ elements, or 2²⁵ at width 4 (1×4096×4096 19.1 → 12.3, 4×7337×2921 88 → 37;
+/// 3×8192×8192 47.6 → 60.5 and 8×8192×8192 48 → 80 lost to the `wgmma` tiles). At width 16
+/// the f32 big-contiguous kernel won from about 2²¹ elements (10×1024×4096 25.4 → 14.8,
+/// 16×4096×4096 66.8 → 51.3; 10×784×1024 11.6 → 12.5 and 189×16×832 10.0 → 19.2 lost), and the
+/// k-contiguous one up to 2²³ (10×1024×4096 x·Wᵀ 25.8 → 21.9; 16×4096×4096 69 → 129 lost: each
+/// lane reads its own slice of the narrow operand from shared memory, 16 values per element of
+/// G). TF32's tensor-core tiles beat them past width 4 on large products (8×8192×8192 101.7 µs
+/// against 121), and BF16's past width 8 (16×4096×4096 18.5 against 35.7).
+pub const NARROW_AUTO_MIN: usize = 1 << 17;
+/// Fewest elements of the wide operand for a width-16 big-contiguous narrow kernel in `Auto`
+/// ([`NARROW_AUTO_MIN`]).
+pub const NARROW_AUTO_F32_MN_WIDE_MIN: usize = 1 << 21;
+/// Most elements of the wide operand for the narrow kernels that compete with tensor cores or
+/// at width 16 with k-contiguous G ([`NARROW_AUTO_MIN`]).
+pub const NARROW_AUTO_WIDE_MAX: usize = 1 << 23;
+/// Most elements of the wide operand for BF16's width-4 narrow kernels when the `wgmma` tiles
+/// need no staging pass ([`NARROW_AUTO_MIN`]).
+pub const NARROW_AUTO_BF16_MAX: usize = 1 << 25;
 
 /// The grid of the narrow kernels (`mn`: big-contiguous form): a block of its big indices per
 /// x, a split per z.
@@ -1114,19 +1219,22 @@ pub fn gemm_bf16_with(
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 => Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 },
+        Bf16Kernel::Auto if let Some(mn) = narrow_auto(&params, Precision::Bf16, bf16_pad(a, b) > 0) => {
+            let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
+            Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
+        }
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => {
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
-            let pad = [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum();
-            let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma, bf16_pad(a, b), m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
         Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits },
-        Bf16Kernel::NarrowMn => Bf16Plan { kernel, splits: plan::narrow(GemmKernel::NarrowMn, m, n, k, sms).splits },
-        Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: plan::narrow(GemmKernel::NarrowK, m, n, k, sms).splits },
+        Bf16Kernel::NarrowMn => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits },
+        Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits },
         kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms) },
     };
     let plan = match plan.kernel {
@@ -1158,6 +1266,12 @@ pub fn gemm_bf16_with_plan(
         return Ok(());
     };
     run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, false)
+}
+
+/// Elements BF16 `Auto`'s `wgmma` path copies into padded rows first (operands whose row
+/// stride the copy engine cannot read).
+fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
+    [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum()
 }
 
 /// The split-K count of the cost model for a BF16 tile kernel (1 for the others).
@@ -1247,14 +1361,7 @@ fn run_bf16_plan(
         Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK => {
             check_narrow_shape("gemm_bf16", &params)?;
             let mn = plan.kernel == Bf16Kernel::NarrowMn;
-            let (info, launch): (&'static kernels::KernelInfo, Bf16Gemm) = match (mn, km::narrow_width(km::narrow_sides(m, n).0)) {
-                (true, 4) => (&km::GEMM_NARROW_MN4_BF16, km::gemm_narrow_mn4_bf16),
-                (true, 8) => (&km::GEMM_NARROW_MN8_BF16, km::gemm_narrow_mn8_bf16),
-                (true, _) => (&km::GEMM_NARROW_MN16_BF16, km::gemm_narrow_mn16_bf16),
-                (false, 4) => (&km::GEMM_NARROW_K4_BF16, km::gemm_narrow_k4_bf16),
-                (false, 8) => (&km::GEMM_NARROW_K8_BF16, km::gemm_narrow_k8_bf16),
-                (false, _) => (&km::GEMM_NARROW_K16_BF16, km::gemm_narrow_k16_bf16),
-            };
+            let (info, launch) = narrow_bf16(mn, m, n);
             (launch, narrow_config(info.name, &params, mn)?)
         }
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
@@ -1403,4 +1510,48 @@ fn gemm_params(
         cluster: 0,
         c_bf16: epilogue.bf16_copy.map_or(0, |c| c.device_ptr()),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parameters of an m×n×k product with op(A) = Aᵀ if `ta`, op(B) = Bᵀ if `tb`.
+    fn params(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> GemmParams {
+        let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+        let (a, b) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
+        gemm_params("test", a, t(ta), b, t(tb), &Epilogue::default(), (m, n)).unwrap().unwrap()
+    }
+
+    fn auto(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> GemmKernel {
+        GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel
+    }
+
+    #[test]
+    fn narrow_products_stream_the_wide_operand() {
+        // A few rows times an n-contiguous B, and a few columns of an m-contiguous A.
+        assert_eq!(auto(1, 4096, 4096, false, false), GemmKernel::NarrowMn);
+        assert_eq!(auto(4096, 10, 1024, true, false), GemmKernel::NarrowMn);
+        // A few columns of a k-contiguous A with an n-contiguous B.
+        assert_eq!(auto(4096, 10, 1024, false, false), GemmKernel::NarrowK);
+        // x·Wᵀ keeps the warp-per-column (few rows) and row-per-warp (few columns) kernels.
+        assert_eq!(auto(1, 4096, 4096, false, true), GemmKernel::WarpDot);
+        assert_eq!(auto(4096, 10, 1024, false, true), GemmKernel::RowDot);
+        // Width 16 with k-contiguous G past 2²³ elements, and small launch-bound products.
+        assert_ne!(auto(16, 4096, 4096, false, true), GemmKernel::NarrowK);
+        assert!(!matches!(auto(326, 6, 8, false, false), GemmKernel::NarrowMn | GemmKernel::NarrowK));
+    }
+
+    #[test]
+    fn tensor_core_precisions_keep_their_tiles_on_large_wide_products() {
+        let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), 132, true).kernel;
+        assert_eq!(tf32(4, 7337, 2921), GemmKernel::NarrowMn);
+        assert!(!matches!(tf32(8, 8192, 8192), GemmKernel::NarrowMn | GemmKernel::NarrowK));
+        let bf16 = |m, n, k, staged| narrow_auto(&params(m, n, k, false, false), Precision::Bf16, staged);
+        assert_eq!(bf16(1, 4096, 4096, false), Some(true));
+        assert_eq!(bf16(8, 8192, 8192, false), None);
+        assert_eq!(bf16(16, 4096, 4096, false), None);
+        assert_eq!(bf16(1, 5099, 6665, true), Some(true));
+        assert_eq!(bf16(3, 8192, 8192, false), None);
+    }
 }

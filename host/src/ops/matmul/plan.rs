@@ -447,16 +447,17 @@ pub fn coldot(m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
 /// Most rows or columns of C of the narrow kernels.
 const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 
-/// Blocks per multiprocessor the narrow kernels' split-K aims at.
-pub const NARROW_BLOCKS_PER_SM: usize = 4;
-
-/// [`GemmKernel::NarrowMn`] and [`GemmKernel::NarrowK`] (f32 or bf16): memory-bound, so the
-/// rule is occupancy, over (narrow side, big side): split k until there are about
-/// [`NARROW_BLOCKS_PER_SM`] blocks per multiprocessor, each split at least 4 slices (256 k)
-/// long.
-pub fn narrow(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+/// [`GemmKernel::NarrowMn`] and [`GemmKernel::NarrowK`] (f32 or bf16; `resident`: the blocks
+/// the compiled kernel keeps on a multiprocessor): memory-bound, so the rule is occupancy, over
+/// (narrow side, big side): the most splits of k that fit one wave (at most `resident` blocks
+/// per multiprocessor), each split at least 4 slices (256 k) long. Timed at every split count
+/// on 12 shapes in three layouts, the fastest was the last count inside one wave in nearly
+/// every case: a second wave, even a partial one, cost more than it split (f32 1×4096×4096:
+/// 28.8 µs at 6 splits of 32 blocks, 30.0 at 3 and 29.6 at 8; H100,
+/// docs/runs/2026-11-24-h100-s10/e3).
+pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
     let (small, big) = kernels::matmul::narrow_sides(m, n);
-    occupancy_plan(kernel, (small, big, k), NARROW_BLOCKS_PER_SM, sms)
+    occupancy_plan(kernel, (small, big, k), resident, sms)
 }
 
 /// The rule of the memory-bound dot-product kernels: the most splits of k, up to about
