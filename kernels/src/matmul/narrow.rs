@@ -36,7 +36,7 @@ pub const NARROW_THREADS: u32 = 256;
 #[cfg(target_arch = "nvptx64")]
 const NARROW_WARPS: usize = NARROW_THREADS as usize / 32;
 /// k per split-K slice.
-pub const NARROW_BK: usize = 64;
+pub const NARROW_BK: usize = 32;
 /// k of H staged in shared memory at a time.
 pub const NARROW_CHUNK: usize = 512;
 /// Big indices per block of `gemm_narrow_mn_*` (32 lanes × 4).
@@ -112,7 +112,7 @@ narrow_kernels! {
     gemm_narrow_mn8_f32: f32, narrow_mn, 8, 8, 2;
     gemm_narrow_mn16_f32: f32, narrow_mn, 16, 8, 1;
     gemm_narrow_mn4_bf16: u16, narrow_mn, 4, 16, 2;
-    gemm_narrow_mn8_bf16: u16, narrow_mn, 8, 16, 2;
+    gemm_narrow_mn8_bf16: u16, narrow_mn, 8, 8, 2;
     gemm_narrow_mn16_bf16: u16, narrow_mn, 16, 8, 2;
     gemm_narrow_k4_f32: f32, narrow_k, 4, 4, 2;
     gemm_narrow_k8_f32: f32, narrow_k, 8, 2, 2;
@@ -310,8 +310,34 @@ unsafe fn narrow_mn<T: DotElem, const S: usize, const U: usize, const STREAM: bo
                 r += U * NARROW_WARPS;
             }
         }
-        // The warp's last (or, without vector loads, every) turn one k-row at a time, zero
-        // past big.
+        // Without vector loads (a k-row stride that breaks their alignment, or the last quad
+        // of big), full turns of one element at a time, every load of the turn issued first:
+        // one row at a time, f32 6609×12×2773 with its 6609-float k-rows took 121 µs (H100,
+        // docs/runs/2026-11-24-h100-s10/r2).
+        if !vec && g0 < x.big {
+            while r + U <= c1 {
+                // Four k-rows of four elements at a time (16 loads: more held too many
+                // addresses and spilled).
+                let mut t = 0;
+                while t < U {
+                    let mut gv = [[0f32; 4]; 4];
+                    unroll!(u in [0, 1, 2, 3] {
+                        unroll!(j in [0, 1, 2, 3] {
+                            if g0 + j < x.big {
+                                // SAFETY: r + t + u < k; g0 + j < big.
+                                gv[u][j] = unsafe { T::load(x.g.add((r + t + u) * x.g_inner + (g0 + j) * x.g_outer)) };
+                            }
+                        });
+                    });
+                    unroll!(u in [0, 1, 2, 3] {
+                        fma_row::<S>(&mut acc, sm, r + t + u - c0, gv[u]);
+                    });
+                    t += 4;
+                }
+                r += U * NARROW_WARPS;
+            }
+        }
+        // The warp's last turn one k-row at a time, zero past big.
         if g0 < x.big {
             while r < c1 {
                 let stop = if r + U < c1 { r + U } else { c1 };

@@ -265,22 +265,21 @@ impl GemmKernel {
     pub fn plan_for(self, p: &GemmParams, sms: usize, wgmma: bool) -> GemmPlan {
         let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
+        // The narrow kernel `Auto`'s rules pick, if any; not where the row-per-warp kernel
+        // runs x·Wᵀ of a narrow output layer.
+        let narrow = match self {
+            GemmKernel::Auto if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms) => narrow_auto(p, Precision::F32, false),
+            GemmKernel::Tf32Auto if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => narrow_auto(p, Precision::Tf32, false),
+            _ => None,
+        };
         match self {
             // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
-            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 => fixed(GemmKernel::WarpDot),
-            GemmKernel::Auto
-                if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms)
-                    && let Some(mn) = narrow_auto(p, Precision::F32, false) =>
-            {
-                let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
-                narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
+            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none()) => {
+                fixed(GemmKernel::WarpDot)
             }
-            GemmKernel::Tf32Auto
-                if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms)
-                    && let Some(mn) = narrow_auto(p, Precision::Tf32, false) =>
-            {
+            GemmKernel::Auto | GemmKernel::Tf32Auto if let Some(mn) = narrow => {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
             }
@@ -638,12 +637,12 @@ pub const ROWDOT_MAX_ROWS_PER_SM_TF32: usize = 8;
 /// 11.6); from 0.1 GFLOP up it won 10 of 119 (H100, docs/runs/2026-11-23-h100-s6/final3).
 pub const TF32_STAGED_MIN_FLOPS: usize = 100_000_000;
 
-/// Whether the row-per-warp kernel fits (`rowdot_fits`) with a k-contiguous op(B) too (a narrow
+/// Whether a few-columns product runs the row-per-warp kernel (`rowdot_fits`) with a k-contiguous op(B) too (a narrow
 /// output layer's x·Wᵀ): then `Auto` keeps it before the narrow kernels, which it matched
 /// (1024×10×4096: 19.6 µs against 22.0, 256×10×1024: 8.0 against 8.9, 4096×10×1024: 22.5
 /// against 19.4; H100, docs/runs/2026-11-24-h100-s10/e2).
 fn rowdot_kb(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
-    p.b_row_stride == 1 && rowdot_fits(p, rows_per_sm, sms)
+    p.b_row_stride == 1 && kernels::matmul::narrow_few_cols(p.m as usize, p.n as usize) && rowdot_fits(p, rows_per_sm, sms)
 }
 
 /// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns with a
@@ -714,7 +713,7 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let (small, big) = km::narrow_sides(m, n);
     let elems = big.saturating_mul(k);
-    if small > km::NARROW_MAX || elems < NARROW_AUTO_MIN {
+    if small > km::NARROW_MAX || (elems < NARROW_AUTO_MIN && k < NARROW_AUTO_LONG_K) {
         return None;
     }
     let few_cols = km::narrow_few_cols(m, n);
@@ -728,10 +727,19 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
     let f32_rule = if mn { width <= 8 || elems >= NARROW_AUTO_F32_MN_WIDE_MIN } else { width <= 8 || elems <= NARROW_AUTO_WIDE_MAX };
     let take = match precision {
         Precision::F32 => f32_rule,
-        Precision::Tf32 => f32_rule && (width == 4 || elems <= NARROW_AUTO_WIDE_MAX),
+        Precision::Tf32 => f32_rule && (width == 4 || (mn && elems <= NARROW_AUTO_WIDE_MAX)),
         Precision::Bf16 => width <= 8 && (elems <= NARROW_AUTO_WIDE_MAX || (width == 4 && (elems <= NARROW_AUTO_BF16_MAX || bf16_staged))),
     };
     take.then_some(mn)
+}
+
+/// Whether the warp-per-column kernel's grid (8 columns by 4 rows per block) has a block per
+/// multiprocessor: then it matched or beat the narrow k-contiguous kernel (f32 1×4096×4096: 28.6
+/// µs against 29.9, 4×7337×2921: 48 against 57, 3×2000×300: 2.9 against 4.1), and short of it
+/// lost (1×165×7552, 21 blocks: 10.1 against 7.3; H100, docs/runs/2026-11-24-h100-s10/e2, e3).
+fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
+    use kernels::matmul as km;
+    n.div_ceil(km::WARPDOT_WARPS as usize) * m.div_ceil(km::WARPDOT_ROWS) >= sms
 }
 
 /// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
@@ -758,8 +766,15 @@ enum Precision {
 /// k-contiguous one up to 2²³ (10×1024×4096 x·Wᵀ 25.8 → 21.9; 16×4096×4096 69 → 129 lost: each
 /// lane reads its own slice of the narrow operand from shared memory, 16 values per element of
 /// G). TF32's tensor-core tiles beat them past width 4 on large products (8×8192×8192 101.7 µs
-/// against 121), and BF16's past width 8 (16×4096×4096 18.5 against 35.7).
+/// against 121) and on x·Wᵀ with k-contiguous operands (4096×10×1024: 10.3 against 19.5, r2), and
+/// BF16's past width 8 (16×4096×4096 18.5 against 35.7). Few rows of a k-contiguous op(B) keep
+/// the warp-per-column kernel while it has a block per multiprocessor ([`warpdot_fills`]).
 pub const NARROW_AUTO_MIN: usize = 1 << 17;
+/// Shortest k for which the narrow kernels run below [`NARROW_AUTO_MIN`] elements: a long k over
+/// a tiny output is a chain of dependent steps on the kernels without split-K (f32 1×2×5936 took
+/// 13 µs on the warp-per-column kernel, PyTorch 3.7; 7×2×2226 11.3 µs, PyTorch 7.3; H100,
+/// docs/runs/2026-11-24-h100-s10/r2).
+pub const NARROW_AUTO_LONG_K: usize = 1024;
 /// Fewest elements of the wide operand for a width-16 big-contiguous narrow kernel in `Auto`
 /// ([`NARROW_AUTO_MIN`]).
 pub const NARROW_AUTO_F32_MN_WIDE_MIN: usize = 1 << 21;
@@ -1215,11 +1230,14 @@ pub fn gemm_bf16_with(
     };
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let sms = gpu.info().multiprocessors as usize;
+    let narrow = if kernel == Bf16Kernel::Auto { narrow_auto(&params, Precision::Bf16, bf16_pad(a, b) > 0) } else { None };
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 => Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 },
-        Bf16Kernel::Auto if let Some(mn) = narrow_auto(&params, Precision::Bf16, bf16_pad(a, b) > 0) => {
+        Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none()) => {
+            Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 }
+        }
+        Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
         }
@@ -1540,6 +1558,10 @@ mod tests {
         // Width 16 with k-contiguous G past 2²³ elements, and small launch-bound products.
         assert_ne!(auto(16, 4096, 4096, false, true), GemmKernel::NarrowK);
         assert!(!matches!(auto(326, 6, 8, false, false), GemmKernel::NarrowMn | GemmKernel::NarrowK));
+        // A long k over a tiny output, and few rows of x·Wᵀ too few for a block per
+        // multiprocessor on the warp-per-column kernel.
+        assert_eq!(auto(1, 2, 5936, true, true), GemmKernel::NarrowK);
+        assert_eq!(auto(1, 165, 7552, false, true), GemmKernel::NarrowK);
     }
 
     #[test]
@@ -1547,6 +1569,8 @@ mod tests {
         let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), 132, true).kernel;
         assert_eq!(tf32(4, 7337, 2921), GemmKernel::NarrowMn);
         assert!(!matches!(tf32(8, 8192, 8192), GemmKernel::NarrowMn | GemmKernel::NarrowK));
+        let tf32_xwt = GemmKernel::Tf32Auto.plan_for(&params(4096, 10, 1024, false, true), 132, true).kernel;
+        assert!(!matches!(tf32_xwt, GemmKernel::NarrowMn | GemmKernel::NarrowK), "{tf32_xwt:?}");
         let bf16 = |m, n, k, staged| narrow_auto(&params(m, n, k, false, false), Precision::Bf16, staged);
         assert_eq!(bf16(1, 4096, 4096, false), Some(true));
         assert_eq!(bf16(8, 8192, 8192, false), None);

@@ -450,7 +450,7 @@ const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 /// [`GemmKernel::NarrowMn`] and [`GemmKernel::NarrowK`] (f32 or bf16; `resident`: the blocks
 /// the compiled kernel keeps on a multiprocessor): memory-bound, so the rule is occupancy, over
 /// (narrow side, big side): the most splits of k that fit one wave (at most `resident` blocks
-/// per multiprocessor), each split at least 4 slices (256 k) long. Timed at every split count
+/// per multiprocessor), each split at least 4 slices (128 k) long. Timed at every split count
 /// on 12 shapes in three layouts, the fastest was the last count inside one wave in nearly
 /// every case: a second wave, even a partial one, cost more than it split (f32 1×4096×4096:
 /// 28.8 µs at 6 splits of 32 blocks, 30.0 at 3 and 29.6 at 8; H100,
