@@ -118,6 +118,13 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
         }
     }
     narrow(&mut out, precision, m, n, k);
+    if k <= kernels::matmul::SHORTK_MAX {
+        out.push(if precision == "bf16" {
+            Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 })
+        } else {
+            Plan::F32(GemmPlan { kernel: GemmKernel::ShortK, splits: 1 })
+        });
+    }
     if precision == "f32" {
         out.push(Plan::F32(GemmPlan { kernel: GemmKernel::SmemTiled, splits: 1 }));
     }

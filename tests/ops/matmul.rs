@@ -321,6 +321,21 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
+    // The short-k kernels (k ≤ 32), f32 and bf16, every layout: k from 1 to 32, odd m and n (a
+    // partial block and quad), one block and many.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for (m, k, n) in [(1, 1, 1), (33, 7, 129), (4670, 6, 94), (322, 12, 4203), (31, 32, 5), (64, 17, 257), (5, 3, 2000)] {
+            s.gpu(format!("gemm::ShortK::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                let tol = GemmTol::of(GemmKernel::ShortK);
+                check_gemm(g, rng, GemmKernel::ShortK, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                check_gemm(g, rng, GemmKernel::ShortK, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+            });
+            s.gpu(format!("gemm_bf16::ShortK::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::ShortK, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                check_gemm_bf16(g, rng, Bf16Kernel::ShortK, None, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)
+            });
+        }
+    }
     // Split-K in the BF16 mma.sync kernels, every layout: edge tiles, a ragged last 64-deep
     // slice (k = 1000: 15 full slices and 40 left), splits of 2 and 3 (and a refused 5: splits
     // shorter than 4 slices), odd strides (guarded copies), a tiny m.
@@ -420,6 +435,7 @@ pub fn register(s: &mut Suite) {
         let tall = gpu(DeviceMatrix::zeros(g, 17, 64))?;
         let mut c17x17 = gpu(DeviceMatrix::zeros(g, 17, 17))?;
         bad("ColDot on more than 16 rows", gemm(g, &tall, no, &wide, no, e, &mut c17x17, GemmKernel::ColDot))?;
+        bad("ShortK with k = 64", gemm(g, &a, no, &a, no, e, &mut c, GemmKernel::ShortK))?;
         for kernel in [GemmKernel::NarrowMn, GemmKernel::NarrowK] {
             bad("a narrow kernel on 17 rows and 17 columns", gemm(g, &tall, no, &wide, no, e, &mut c17x17, kernel))?;
             let (tall16, wide16) = (gpu(DeviceMatrixBf16::from_f32(g, 17, 64, &[0.0; 17 * 64]))?, gpu(DeviceMatrixBf16::from_f32(g, 64, 17, &[0.0; 64 * 17]))?);
@@ -537,6 +553,9 @@ pub fn check_gemm_bf16(
     // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
     if kernel == Bf16Kernel::ColDot && (m > kernels::matmul::COLDOT_MAX_ROWS || (tb && k > 1)) {
         return expect_err(&format!("bf16 ColDot on {m} rows, tb={tb}"), r, |e| matches!(e, Error::InvalidArgument { .. }));
+    }
+    if kernel == Bf16Kernel::ShortK && k > kernels::matmul::SHORTK_MAX {
+        return expect_err(&format!("bf16 ShortK with k = {k}"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }
     if matches!(kernel, Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK) && m.min(n) > kernels::matmul::NARROW_MAX {
         return expect_err(&format!("bf16 {kernel:?} on {m}×{n}"), r, |e| matches!(e, Error::InvalidArgument { .. }));

@@ -182,6 +182,10 @@ pub enum GemmKernel {
     /// at most 4 rows (beyond them the tiles were faster). Other shapes are an
     /// `InvalidArgument`.
     ColDot,
+    /// k ≤ 32 (`kernels::matmul::SHORTK_MAX`): a product that is mostly its output. Each block
+    /// stages op(A)'s 32 rows and op(B)'s 128 columns over all of k once and writes C in quads.
+    /// Longer k is an `InvalidArgument`.
+    ShortK,
     /// At most 16 rows or 16 columns of C with a big-contiguous wide operand (op(B)ᵀ for few
     /// rows, op(A) for few columns; see `kernels::matmul::narrow_sides`): a pass over it, 128
     /// big indices per block, the narrow operand staged in shared memory, split-K. Any layout
@@ -283,6 +287,8 @@ impl GemmKernel {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
             }
+            GemmKernel::Auto if shortk_auto(p, Precision::F32) => fixed(GemmKernel::ShortK),
+            GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => fixed(GemmKernel::ShortK),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => fixed(GemmKernel::SmemTiled),
@@ -385,6 +391,7 @@ impl GemmKernel {
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
             GemmKernel::Pipelined => tiles(&km::GEMM_PIPELINED_F32, km::gemm_pipelined_f32, (km::PIPE_TILE, km::PIPE_TILE), km::PIPE_THREADS, km::PIPE_SHARED)?,
             GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
+            GemmKernel::ShortK => (km::gemm_shortk_f32 as F32Gemm, shortk_config("gemm_shortk_f32", m, n)?),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => {
                 let mn = self == GemmKernel::NarrowMn;
                 let (info, launch) = narrow_f32(mn, m, n);
@@ -670,6 +677,21 @@ fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     Ok(cfg)
 }
 
+/// The grid of the short-k kernels: a block per 32×128 of C.
+fn shortk_config(op: &'static str, m: usize, n: usize) -> Result<LaunchConfig> {
+    use kernels::matmul as km;
+    tile_grid(op, m, n, (km::SHORTK_BM, km::SHORTK_BN), km::SHORTK_THREADS, km::SHORTK_SHARED)
+}
+
+/// `InvalidArgument` unless k fits the short-k kernels.
+fn check_shortk_shape(op: &'static str, p: &GemmParams) -> Result<()> {
+    let max = kernels::matmul::SHORTK_MAX;
+    if p.k as usize > max {
+        return Err(crate::Error::InvalidArgument { op, reason: format!("ShortK takes k ≤ {max} (k = {})", p.k) });
+    }
+    Ok(())
+}
+
 /// The f32 narrow kernel of a form (`mn`: big-contiguous G) compiled for an m×n product's
 /// narrow side (`kernels::matmul::narrow_width`).
 fn narrow_f32(mn: bool, m: usize, n: usize) -> (&'static kernels::KernelInfo, F32Gemm) {
@@ -741,6 +763,29 @@ fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
     use kernels::matmul as km;
     n.div_ceil(km::WARPDOT_WARPS as usize) * m.div_ceil(km::WARPDOT_ROWS) >= sms
 }
+
+/// Whether the `Auto` rules of a precision run the short-k kernel ([`SHORTK_AUTO_MAX_K`]).
+fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let fits = (1..=SHORTK_AUTO_MAX_K).contains(&k) && m.saturating_mul(n) >= SHORTK_AUTO_MIN_OUTPUTS;
+    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4))
+}
+
+/// Longest k for which `Auto`, `Tf32Auto` and BF16 `Auto` run [`GemmKernel::ShortK`] on outputs
+/// of at least [`SHORTK_AUTO_MIN_OUTPUTS`]: a product that is mostly its output. Against the
+/// tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
+/// 797×346×9: 5.5 against 6.3, 2236×588×4: 4.2 against 8.3; BF16 4670×94×6: 6.1 against 7.8),
+/// and lost from k = 16 (4096×4096×16: 51 against 31-39; H100, docs/runs/2026-11-24-h100-s10/e5).
+pub const SHORTK_AUTO_MAX_K: usize = 12;
+/// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
+/// start sooner (326×6×8: 3.0 µs against 4.8; e5).
+pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
+/// Longest k for which FP32 `Auto` runs the short-k kernel on C rows of a multiple of 4 floats;
+/// past it, only on other rows. The 4×4-per-thread 64×64 tiles store quads of such rows and beat
+/// it (128×4096×10: 3.3 µs against 4.2, 1024×1024×10: 4.2 against 4.9) but not at k = 4
+/// (2236×588×4: 6.9 against 4.2), and with other rows they store one float at a time (4670×94×6:
+/// 7.2 against 6.1; e5).
+pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
 
 /// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -901,6 +946,7 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         GemmKernel::ColDot => check_coldot_shape("gemm", params)?,
         GemmKernel::RowDot => check_rowdot_shape("gemm", params)?,
         GemmKernel::NarrowMn | GemmKernel::NarrowK => check_narrow_shape("gemm", params)?,
+        GemmKernel::ShortK => check_shortk_shape("gemm", params)?,
         _ => {}
     }
     if plan.kernel == GemmKernel::WarpTiledWide && !vec_operands(params) {
@@ -1125,6 +1171,8 @@ pub enum Bf16Kernel {
     /// are an `InvalidArgument`. `Auto` does not choose it: at 1×4096×4096 and 4×7337×2921 it
     /// took 28 and 92 µs against the tensor-core tiles' 19 and 87 (H100, gemm_sweep).
     ColDot,
+    /// k ≤ 32 on the CUDA cores, as [`GemmKernel::ShortK`].
+    ShortK,
     /// At most 16 rows or columns of C, as [`GemmKernel::NarrowMn`] (f32 accumulation on the
     /// CUDA cores).
     NarrowMn,
@@ -1140,7 +1188,7 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 13] = [
+    pub const ALL: [Bf16Kernel; 14] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
@@ -1154,6 +1202,7 @@ impl Bf16Kernel {
         Bf16Kernel::ColDot,
         Bf16Kernel::NarrowMn,
         Bf16Kernel::NarrowK,
+        Bf16Kernel::ShortK,
     ];
 
     /// Whether the kernel writes an [`Epilogue::bf16_copy`] (as [`GemmKernel::writes_bf16_copy`]):
@@ -1241,6 +1290,7 @@ pub fn gemm_bf16_with(
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
         }
+        Bf16Kernel::Auto if shortk_auto(&params, Precision::Bf16) => Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 },
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => {
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
@@ -1376,6 +1426,10 @@ fn run_bf16_plan(
             (km::gemm_rowdot_bf16, rowdot_config("gemm_rowdot_bf16", &params)?)
         }
         Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
+        Bf16Kernel::ShortK => {
+            check_shortk_shape("gemm_bf16", &params)?;
+            (km::gemm_shortk_bf16, shortk_config("gemm_shortk_bf16", m, n)?)
+        }
         Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK => {
             check_narrow_shape("gemm_bf16", &params)?;
             let mn = plan.kernel == Bf16Kernel::NarrowMn;
