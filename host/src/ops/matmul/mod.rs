@@ -110,7 +110,8 @@ impl<'a> Epilogue<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
     /// The fastest FP32 kernel on the CUDA cores for the shape ([`GemmKernel::plan_for`] says
-    /// which): `WarpDot` for a few rows, `SmemTiled` for launch-bound products, `RowDot` for a
+    /// which): `WarpDot` for a few rows, `NarrowMn` or `NarrowK` for at most 16 rows or
+    /// columns, `ShortK` for a short k, `SmemTiled` for launch-bound products, `RowDot` for a
     /// few columns, `Pipelined` for k ≤ [`PIPELINED_AUTO_MAX_K`] on outputs of at least one of
     /// its tiles per multiprocessor, else the tile kernel and
     /// split-K that the cost model of [`plan`] picks
@@ -255,7 +256,11 @@ impl GemmKernel {
     /// `wgmma` or not): `Auto` and `Tf32Auto` resolve to a concrete kernel, and every tile
     /// kernel gets the split-K count of the cost model ([`plan`]). Up to [`WARPDOT_MAX_ROWS`]
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
-    /// column, reading W once. Products with a short k (at most [`AUTO_SMEM_MAX_K`]) and at most
+    /// column, reading W once, while that gives a block per multiprocessor ([`warpdot_fills`]).
+    /// Products with at most 16 rows or columns run a narrow kernel, a pass over the wide
+    /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ [`SHORTK_AUTO_MAX_K`] on
+    /// larger outputs the short-k kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`];
+    /// `Tf32Auto` [`AUTO_SMEM_MAX_K_TF32`]) and at most
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] of its 32×32 tiles per multiprocessor run the
     /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too, up to
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`]: they
@@ -291,7 +296,7 @@ impl GemmKernel {
             GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => fixed(GemmKernel::ShortK),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
-            GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
@@ -587,6 +592,12 @@ pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 2;
 /// tensor-core tiles (TF32 797×346×9: 0.89 of cuBLAS with the shared-memory tiles, 0.42
 /// without; BF16 6308×37×20: 0.61 against 0.31; H100, docs/runs/2026-11-23-h100-s6/final).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
+
+/// Longest k for which `Tf32Auto` runs the shared-memory tiles ([`AUTO_SMEM_MAX_K`] for FP32):
+/// at k = 128 the 64×64 `wgmma` tile the cost model picks started sooner (128³: 5.6, 3.3, 7.5
+/// and 5.6 µs in the four layouts against 7.6 on the tiles; H100,
+/// docs/runs/2026-11-24-h100-s10/e5).
+pub const AUTO_SMEM_MAX_K_TF32: usize = 64;
 
 /// Longest k for which BF16 `Auto` runs [`Bf16Kernel::SmemTiled`]: the BF16 `mma.sync` tiles
 /// start faster than the FP32 ones, so the shared-memory tiles win only up to half the k
