@@ -757,6 +757,13 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
         _ => return None,
     };
     let width = km::narrow_width(small);
+    // At width 16 only with 16-byte loads along G: one element at a time, f32 6609×12×2773 (its
+    // k-rows 6609 floats apart) took 83 µs against the tiles' 75.5, where at width 4 it still
+    // won by 2.4× (4×7337×2921; H100, docs/runs/2026-11-24-h100-s10/r5, s9/r3).
+    let aligned = if mn { inner.is_multiple_of(4) } else { outer.is_multiple_of(4) };
+    if width == km::NARROW_MAX && !aligned {
+        return None;
+    }
     let f32_rule = if mn { width <= 8 || elems >= NARROW_AUTO_F32_MN_WIDE_MIN } else { width <= 8 || elems <= NARROW_AUTO_WIDE_MAX };
     let take = match precision {
         Precision::F32 => f32_rule,
@@ -1620,6 +1627,9 @@ mod tests {
         // x·Wᵀ keeps the warp-per-column (few rows) and row-per-warp (few columns) kernels.
         assert_eq!(auto(1, 4096, 4096, false, true), GemmKernel::WarpDot);
         assert_eq!(auto(4096, 10, 1024, false, true), GemmKernel::RowDot);
+        // Width 16 with k-rows that break 16-byte loads along G.
+        assert!(!matches!(auto(6609, 12, 2773, true, true), GemmKernel::NarrowMn | GemmKernel::NarrowK));
+        assert_eq!(auto(4, 7337, 2921, false, false), GemmKernel::NarrowMn);
         // Width 16 with k-contiguous G past 2²³ elements, and small launch-bound products.
         assert_ne!(auto(16, 4096, 4096, false, true), GemmKernel::NarrowK);
         assert!(!matches!(auto(326, 6, 8, false, false), GemmKernel::NarrowMn | GemmKernel::NarrowK));
