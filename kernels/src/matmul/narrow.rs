@@ -7,15 +7,15 @@
 //!
 //! The kernels here call the wide operand G (big × k: op(B)ᵀ for few rows, op(A) for few
 //! columns) and the narrow one H (small × k). Each block stages H's slice of k in shared memory
-//! (as f32, in the order its loop reads it) and streams its own part of G once, with eight
+//! (as f32, in the order its loop reads it) and streams its own part of G once, with 8 to 16
 //! independent 16-byte (f32) or 8-byte (bf16) loads per thread in flight, whatever G's layout:
 //!
-//! - G big-contiguous (`gemm_narrow_mn_*`): a warp reads 128 consecutive big indices of one
-//!   k-row per load, its lanes four each; the block's 8 warps take turns over k-rows and add
-//!   their 16×128 partial sums through shared memory in a fixed tree.
-//! - G k-contiguous (`gemm_narrow_k_*`): a warp reads four G rows, its lanes along k, and folds
-//!   its 64 sums over the lanes (a butterfly that halves the values each step: 62 shuffles
-//!   instead of 320); a block holds 32 big indices.
+//! - G big-contiguous (`gemm_narrow_mn{4,8,16}_*`): a warp reads 128 consecutive big indices of
+//!   one k-row per load, its lanes four each; the block's 8 warps take turns over k-rows and add
+//!   their S×128 partial sums through shared memory in a fixed tree.
+//! - G k-contiguous (`gemm_narrow_k{4,8,16}_*`): a warp reads four G rows, its lanes along k,
+//!   and folds its 4S sums over the lanes (a butterfly that halves the values each step: 62
+//!   shuffles instead of 320 at S = 16); a block holds 32 big indices.
 //!
 //! Split-K over z adds the blocks' partials in z order (`split_reduce`), so the result has the
 //! same bits on every run.
@@ -106,7 +106,9 @@ macro_rules! narrow_kernels {
 
 // Measured on an H100 (docs/runs/2026-11-24-h100-s10/e1): at width 16, f32 `narrow_mn` with 4
 // rows per turn and two blocks per multiprocessor ran as fast as 8 rows and one block, and 16
-// rows ran slower; `narrow_k` spilled at two blocks with two quads per row, so it runs one.
+// rows ran slower; compiled per width, 4 rows at two blocks spilled (ptxas, sm_80), so it runs 8
+// rows at one. `narrow_k` at width 16 spilled at two blocks with two quads per row, so it runs
+// one; bf16 `narrow_mn` at width 8 spilled with 16 rows, so it takes 8.
 narrow_kernels! {
     gemm_narrow_mn4_f32: f32, narrow_mn, 4, 16, 2;
     gemm_narrow_mn8_f32: f32, narrow_mn, 8, 8, 2;

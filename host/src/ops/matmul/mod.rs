@@ -179,9 +179,9 @@ pub enum GemmKernel {
     /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
     WarpDot,
     /// At most 16 rows of C (four per block row) with an n-contiguous op(B) (x·W with W stored
-    /// k×n): four columns per thread, 16-byte loads along B's rows, split-K. `Auto` runs it on
-    /// at most 4 rows (beyond them the tiles were faster). Other shapes are an
-    /// `InvalidArgument`.
+    /// k×n): four columns per thread, 16-byte loads along B's rows, split-K. `Auto` no longer
+    /// runs it: the narrow kernels beat it wherever it ran (f32 1×4096×4096: 28.8 µs against
+    /// 44.5; H100, docs/gemm-sweep.md, tenth pass). Other shapes are an `InvalidArgument`.
     ColDot,
     /// k ≤ 32 (`kernels::matmul::SHORTK_MAX`): a product that is mostly its output. Each block
     /// stages op(A)'s 32 rows and op(B)'s 128 columns over all of k once and writes C in quads.
