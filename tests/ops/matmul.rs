@@ -321,6 +321,22 @@ pub fn register(s: &mut Suite) {
             }
         }
     }
+    // What `Auto` runs on narrow and short-k products (the narrow kernels in both forms and at
+    // each width, long k over a tiny output, the short-k kernel, and their neighbours' rules), in
+    // every precision and layout.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for (m, k, n) in [(1, 4096, 700), (6, 548, 2000), (12, 1024, 4100), (4100, 700, 3), (2, 5936, 2), (2236, 4, 588), (4670, 6, 94), (300, 10, 1024)] {
+            for kernel in [GemmKernel::Auto, GemmKernel::Tf32Auto] {
+                s.gpu(format!("gemm::{kernel:?}::routes::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                    let tol = GemmTol::of(kernel);
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)
+                });
+            }
+            s.gpu(format!("gemm_bf16::Auto::routes::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::Auto, None, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)
+            });
+        }
+    }
     // The short-k kernels (k ≤ 32), f32 and bf16, every layout: k from 1 to 32, odd m and n (a
     // partial block and quad), one block and many.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
