@@ -819,13 +819,14 @@ enum Precision {
 ///
 /// The narrow kernels are passes over the wide operand; against them the tile kernels pay for
 /// rows that do not exist but have more FMAs per byte. Measured on an H100 in every layout
-/// (docs/runs/2026-11-24-h100-s10/e2, e3; µs, Auto's plan before → narrow): at widths 4 and 8
+/// (docs/runs/2026-11-24-h100-s10/e2, e3, e7; µs, Auto's plan before → narrow): at widths 4 and 8
 /// they won every f32 product (1×4096×4096 n-contiguous B 44.5 → 28.8, 4×7337×2921 99 → 42,
 /// 8×8192×8192 240 → 121, 6×6898×548 x·Wᵀ 34.5 → 10.1, 762×3×114 5.8 → 3.2), and BF16 ones up
 /// to 2²³ elements, or 2²⁵ at width 4 (1×4096×4096 19.1 → 12.3, 4×7337×2921 88 → 37;
 /// 3×8192×8192 47.6 → 60.5 and 8×8192×8192 48 → 80 lost to the `wgmma` tiles). At width 16
-/// the f32 big-contiguous kernel won from about 2²¹ elements (10×1024×4096 25.4 → 14.8,
-/// 16×4096×4096 66.8 → 51.3; 10×784×1024 11.6 → 12.5 and 189×16×832 10.0 → 19.2 lost), and the
+/// the f32 big-contiguous kernel won from about 2²⁰ elements (10×4096×256 11.9 → 9.0,
+/// 10×1024×1024 12.6 → 10.0, 10×1024×4096 25.4 → 14.8, 16×4096×4096 66.8 → 51.3; 10×4096×128
+/// 6.3 → 6.7 and 10×1024×256 8.7 → 8.8 lost; e7), and the
 /// k-contiguous one up to 2²³ (10×1024×4096 x·Wᵀ 25.8 → 21.9; 16×4096×4096 69 → 129 lost: each
 /// lane reads its own slice of the narrow operand from shared memory, 16 values per element of
 /// G). TF32's tensor-core tiles beat them past width 4 on large products (8×8192×8192 101.7 µs
@@ -840,7 +841,7 @@ pub const NARROW_AUTO_MIN: usize = 1 << 17;
 pub const NARROW_AUTO_LONG_K: usize = 1024;
 /// Fewest elements of the wide operand for a width-16 big-contiguous narrow kernel in `Auto`
 /// ([`NARROW_AUTO_MIN`]).
-pub const NARROW_AUTO_F32_MN_WIDE_MIN: usize = 1 << 21;
+pub const NARROW_AUTO_F32_MN_WIDE_MIN: usize = 1 << 20;
 /// Most elements of the wide operand for the narrow kernels that compete with tensor cores or
 /// at width 16 with k-contiguous G ([`NARROW_AUTO_MIN`]).
 pub const NARROW_AUTO_WIDE_MAX: usize = 1 << 23;
