@@ -23,11 +23,18 @@ pub trait DotElem: Copy {
     /// # Safety
     /// `p` is valid for four elements and `QUAD_BYTES`-aligned.
     unsafe fn load4(p: *const Self) -> [f32; 4];
-    /// [`DotElem::load4`] marked evict-first (`ld.global.cs`): data read once.
+    /// [`DotElem::load4`] for data read once (the narrow kernels' wide operand): f32 evict-first
+    /// (`ld.global.cs`), bf16 a plain load. Measured on an H100
+    /// (docs/runs/2026-11-24-h100-s10/e3): f32 16×4096×4096 took 51 µs with `.cs` against 64,
+    /// 3×8192×8192 x·Wᵀ 103 against 119, the rest within 3 %; bf16 1×4096×4096 17.5 against 12.6.
     ///
     /// # Safety
     /// As [`DotElem::load4`].
-    unsafe fn load4_evict_first(p: *const Self) -> [f32; 4];
+    #[inline(always)]
+    unsafe fn load4_streamed(p: *const Self) -> [f32; 4] {
+        // SAFETY: forwarded.
+        unsafe { Self::load4(p) }
+    }
 }
 
 impl DotElem for f32 {
@@ -43,7 +50,7 @@ impl DotElem for f32 {
         unsafe { *(p as *const F32x4) }.0
     }
     #[inline(always)]
-    unsafe fn load4_evict_first(p: *const f32) -> [f32; 4] {
+    unsafe fn load4_streamed(p: *const f32) -> [f32; 4] {
         let (a, b, c, d): (f32, f32, f32, f32);
         // SAFETY: forwarded (16 aligned bytes).
         unsafe {
@@ -71,19 +78,6 @@ impl DotElem for u16 {
         let w = unsafe { *(p as *const u64) };
         // One instruction per element: a low half moves up, a high half is masked in place.
         let (lo, hi) = (w as u32, (w >> 32) as u32);
-        [lo << 16, lo & 0xffff_0000, hi << 16, hi & 0xffff_0000].map(f32::from_bits)
-    }
-    #[inline(always)]
-    unsafe fn load4_evict_first(p: *const u16) -> [f32; 4] {
-        let (lo, hi): (u32, u32);
-        // SAFETY: forwarded (8 aligned bytes).
-        unsafe {
-            core::arch::asm!(
-                "ld.global.cs.v2.u32 {{{lo}, {hi}}}, [{p}];",
-                lo = out(reg32) lo, hi = out(reg32) hi, p = in(reg64) p,
-                options(pure, readonly, nostack),
-            )
-        };
         [lo << 16, lo & 0xffff_0000, hi << 16, hi & 0xffff_0000].map(f32::from_bits)
     }
 }

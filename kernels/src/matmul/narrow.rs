@@ -74,9 +74,9 @@ pub const fn narrow_width(small: usize) -> usize {
 }
 
 /// The narrow kernels, per form, element type and width: (`body`, width S, loads per turn,
-/// blocks per multiprocessor); the f32 ones load G evict-first (`load_g`). Loads per turn are k-rows of G per warp (`narrow_mn`) or quads
+/// blocks per multiprocessor). Loads per turn are k-rows of G per warp (`narrow_mn`) or quads
 /// per G row and lane (`narrow_k`), as many as the registers of `blocks` blocks hold with S·4
-/// accumulators.
+/// accumulators; they read G with `DotElem::load4_streamed`.
 macro_rules! narrow_kernels {
     ($($name:ident: $t:ty, $body:ident, $s:literal, $u:literal, $mb:literal;)*) => {$(
         #[doc = concat!("`", stringify!($body), "` for ", stringify!($t), " operands and a narrow side of at most ", stringify!($s), " (see the module doc).")]
@@ -98,7 +98,7 @@ macro_rules! narrow_kernels {
             #[cfg(target_arch = "nvptx64")]
             // SAFETY: forwarded.
             unsafe {
-                $body::<_, $s, $u, { <$t as super::common::DotElem>::QUAD_BYTES == 16 }>(a, b, c, bias, p)
+                $body::<_, $s, $u>(a, b, c, bias, p)
             }
         }
     )*};
@@ -230,25 +230,6 @@ unsafe fn narrow_finish<T: DotElem, const S: usize, const BIG: usize, const PER:
     }
 }
 
-/// Four elements of G at `p` (`QUAD_BYTES`-aligned): a plain load, or with `STREAM` an
-/// evict-first one (`ld.global.cs`). Measured on an H100 (docs/runs/2026-11-24-h100-s10/e3): f32
-/// 16×4096×4096 on the width-16 big-contiguous kernel took 51 µs with it against 64, 3×8192×8192
-/// x·Wᵀ on the width-4 k-contiguous one 103 against 119, the rest within 3 %; bf16 1×4096×4096
-/// took 17.5 µs with it against 12.6, so the bf16 kernels load plainly.
-///
-/// # Safety
-/// As `DotElem::load4`.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-unsafe fn load_g<T: DotElem, const STREAM: bool>(p: *const T) -> [f32; 4] {
-    if !STREAM {
-        // SAFETY: forwarded.
-        return unsafe { T::load4(p) };
-    }
-    // SAFETY: forwarded.
-    unsafe { T::load4_evict_first(p) }
-}
-
 /// acc[s][j] += H(s, row) · g[j] for every s < S: H's k-row `row` of the staged chunk (16
 /// values at `row·16`) times a quad of G.
 #[cfg(target_arch = "nvptx64")]
@@ -274,15 +255,14 @@ fn fma_row<const S: usize>(acc: &mut [[f32; 4]; NARROW_MAX], sm: *const f32, row
 /// As the kernels.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn narrow_mn<T: DotElem, const S: usize, const U: usize, const STREAM: bool>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
-    use super::split::{split_index, split_range};
+unsafe fn narrow_mn<T: DotElem, const S: usize, const U: usize>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
+    use super::split::{split_index, split_k_range};
     let x = Narrow::of(a, b, &p);
     let k = p.k as usize;
     let (lane, warp) = (thread::lane_id() as usize, thread::warp_id() as usize);
     let big0 = thread::block_idx_x() as usize * NARROW_MN_BIG;
     let g0 = big0 + 4 * lane;
-    let (first, end) = split_range(&p, split_index(&p), k.div_ceil(NARROW_BK).max(1));
-    let (q0, q1) = (first * NARROW_BK, if end * NARROW_BK < k { end * NARROW_BK } else { k });
+    let (q0, q1) = split_k_range(&p, split_index(&p), NARROW_BK, k);
     let vec = g0 + 4 <= x.big && x.g_outer == 1 && x.g_inner % 4 == 0 && (x.g as usize).is_multiple_of(T::QUAD_BYTES);
     let sm = dynamic_shared::<f32>();
     let mut acc = [[0f32; 4]; NARROW_MAX];
@@ -301,7 +281,7 @@ unsafe fn narrow_mn<T: DotElem, const S: usize, const U: usize, const STREAM: bo
                 unroll!(u in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
                     if u < U {
                         // SAFETY: r + u < k; g0 + 4 ≤ big; aligned (checked above).
-                        gv[u] = unsafe { load_g::<T, STREAM>(x.g.add((r + u) * x.g_inner + g0)) };
+                        gv[u] = unsafe { T::load4_streamed(x.g.add((r + u) * x.g_inner + g0)) };
                     }
                 });
                 unroll!(u in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
@@ -401,15 +381,14 @@ unsafe fn narrow_mn<T: DotElem, const S: usize, const U: usize, const STREAM: bo
 /// As the kernels.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn narrow_k<T: DotElem, const S: usize, const V: usize, const STREAM: bool>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
-    use super::split::{split_index, split_range};
+unsafe fn narrow_k<T: DotElem, const S: usize, const V: usize>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
+    use super::split::{split_index, split_k_range};
     let x = Narrow::of(a, b, &p);
     let k = p.k as usize;
     let (lane, warp) = (thread::lane_id() as usize, thread::warp_id() as usize);
     let big0 = thread::block_idx_x() as usize * NARROW_K_BIG;
     let row0 = big0 + 4 * warp;
-    let (first, end) = split_range(&p, split_index(&p), k.div_ceil(NARROW_BK).max(1));
-    let (q0, q1) = (first * NARROW_BK, if end * NARROW_BK < k { end * NARROW_BK } else { k });
+    let (q0, q1) = split_k_range(&p, split_index(&p), NARROW_BK, k);
     let vec = x.g_inner == 1 && x.g_outer % 4 == 0 && (x.g as usize).is_multiple_of(T::QUAD_BYTES);
     // Rows past big read row big − 1 (their sums are never stored): every lane takes part in
     // the shuffles.
@@ -445,7 +424,7 @@ unsafe fn narrow_k<T: DotElem, const S: usize, const V: usize, const STREAM: boo
                 unroll!(v in [0, 1, 2, 3] {
                     if v < V {
                         // SAFETY: q + 128v + 4 ≤ k, rows inside G, aligned (checked above).
-                        g[v] = unsafe { rows.map(|row| load_g::<T, STREAM>(row.add(q + 128 * v))) };
+                        g[v] = unsafe { rows.map(|row| T::load4_streamed(row.add(q + 128 * v))) };
                     }
                 });
                 unroll!(v in [0, 1, 2, 3] {

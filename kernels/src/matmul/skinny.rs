@@ -15,7 +15,7 @@ use crate::kernel;
 use {
     super::{
         common::{DotElem, fma},
-        split::{split_index, split_range, split_reduce, sync_threads_or},
+        split::{split_index, split_k_range, split_reduce, sync_threads_or},
     },
     crate::{reduce::warp_sum, thread},
 };
@@ -71,15 +71,13 @@ unsafe fn rowdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const
     let lane = thread::lane_id() as usize;
     let row = thread::block_idx_x() as usize * ROWDOT_WARPS as usize + thread::warp_id() as usize;
     let z = split_index(&p);
-    let (first, end) = split_range(&p, z, k.div_ceil(ROWDOT_BK).max(1));
-    let kend = if end * ROWDOT_BK < k { end * ROWDOT_BK } else { k };
+    let (mut base, kend) = split_k_range(&p, z, ROWDOT_BK, k);
     let (ars, acs) = (p.a_row_stride as usize, p.a_col_stride as usize);
     let (brs, bcs) = (p.b_row_stride as usize, p.b_col_stride as usize);
     // Rows past m read row m − 1 (their sums are never stored), so every warp takes part in
     // the split-K barriers.
     let arow = a.wrapping_add((if row < m { row } else { m - 1 }) * ars);
     let mut acc = [[0f32; SKINNY_MAX]; 1];
-    let mut base = first * ROWDOT_BK;
     let aligned = |x: usize| x % T::QUAD_BYTES == 0;
     if acs == 1 && brs == 1 && ars % 4 == 0 && bcs % 4 == 0 && aligned(a as usize) && aligned(b as usize) {
         // Four k per lane and load, two loads of A per pass (256 k): the row streams in

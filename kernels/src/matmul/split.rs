@@ -28,6 +28,14 @@ pub fn split_range(p: &GemmParams, z: u32, total: usize) -> (usize, usize) {
     (first.min(total), if end < total { end } else { total })
 }
 
+/// The k range `[start, end)` of split `z` in elements, for a kernel of `bk`-deep slices: the
+/// slices of [`split_range`] over k, the last one ending at k.
+#[inline(always)]
+pub fn split_k_range(p: &GemmParams, z: u32, bk: usize, k: usize) -> (usize, usize) {
+    let (first, end) = split_range(p, z, k.div_ceil(bk).max(1));
+    (first * bk, if end * bk < k { end * bk } else { k })
+}
+
 #[cfg(target_arch = "nvptx64")]
 mod device {
     use super::GemmParams;

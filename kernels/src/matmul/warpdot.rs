@@ -191,7 +191,7 @@ pub unsafe fn gemm_coldot_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: 
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 unsafe fn coldot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
-    use crate::matmul::split::{load_l2_x4, split_count_in, split_index, split_range, split_slot, sync_threads_or};
+    use crate::matmul::split::{load_l2_x4, split_count_in, split_index, split_k_range, split_slot, sync_threads_or};
     use crate::vector::F32x4;
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let tid = thread::thread_idx_x() as usize;
@@ -201,8 +201,7 @@ unsafe fn coldot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const
     let rows = (m - row0).min(WARPDOT_ROWS);
     let c = c.wrapping_add(row0 * p.ldc as usize);
     let z = split_index(&p);
-    let (first, end) = split_range(&p, z, k.div_ceil(COLDOT_BK).max(1));
-    let (q0, q1) = (first * COLDOT_BK, if end * COLDOT_BK < k { end * COLDOT_BK } else { k });
+    let (q0, q1) = split_k_range(&p, z, COLDOT_BK, k);
     let (ars, acs, brs) = (p.a_row_stride as usize, p.a_col_stride as usize, p.b_row_stride as usize);
     let a = a.wrapping_add(row0 * ars);
     let aligned = |x: usize| x % T::QUAD_BYTES == 0;

@@ -1298,7 +1298,9 @@ pub fn gemm_bf16_with(
     };
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let sms = gpu.info().multiprocessors as usize;
-    let narrow = if kernel == Bf16Kernel::Auto { narrow_auto(&params, Precision::Bf16, bf16_pad(a, b) > 0) } else { None };
+    // Elements `Auto`'s `wgmma` path would pad first (only `Auto` asks).
+    let pad = if kernel == Bf16Kernel::Auto { bf16_pad(a, b) } else { 0 };
+    let narrow = if kernel == Bf16Kernel::Auto { narrow_auto(&params, Precision::Bf16, pad > 0) } else { None };
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
@@ -1315,7 +1317,7 @@ pub fn gemm_bf16_with(
         }
         Bf16Kernel::Auto => {
             let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
-            let (kernel, splits) = plan::choose_bf16(wgmma, bf16_pad(a, b), m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
