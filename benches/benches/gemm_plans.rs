@@ -84,7 +84,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
             // FP32 on TF32 tensor cores: the TF32 models over the three segments' k.
-            for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma64x128] {
+            for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma128x128] {
                 add(TileModel::of(kernel), host::ops::matmul::x3_k(k).1, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
             // The skinny kernel `Auto` also runs (timed so its rule can be checked against the

@@ -107,6 +107,13 @@ pub const WG_WIDE_208: WgTile = WgTile { consumers: 2, bn: 208, stages: 4 };
 /// of its bytes per k-slice each with more of them in flight, and half its partial tile per
 /// split.
 pub const WG_SMALL: WgTile = WgTile { consumers: 1, bn: 64, stages: 6 };
+/// 128×128, four stages (129 KiB, one block per multiprocessor): FP32 on TF32
+/// ([`device::Tf32x3`]), whose consumers hold the slices' f32 sums beside the `wgmma`
+/// accumulators (128 registers of values: the 64×128 tile's single consumer would need them
+/// under the 128 registers of two blocks per multiprocessor). Two consumers let one add up
+/// its slice while the other's `wgmma` runs.
+pub const WG_MID: WgTile = WgTile { consumers: 2, bn: 128, stages: 4 };
+const _: () = assert!(WG_MID.consumers * 64 * WG_MID.ldc() * 4 <= WG_MID.stages * WG_MID.stage_bytes());
 /// Scratch slots of a transposing TF32 kernel: the copy engine fills one while the producers
 /// transpose the other.
 pub const WG_SCRATCH_SLOTS: usize = 2;
@@ -177,6 +184,10 @@ mod device {
         /// Whether MN-major operands are transposed to K-major in shared memory by the producer
         /// warpgroup (TF32 `wgmma` reads K-major tiles only) rather than read as they are.
         const TRANSPOSES: bool;
+        /// Whether each k-slice's products are summed in a fresh `wgmma` accumulator and then
+        /// added to f32 registers (FP32 on TF32: the tensor cores' running sum over a long k
+        /// loses low bits; see [`Tf32x3`]).
+        const PROMOTE: bool = false;
         /// One 64×(2·NACC)×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
         ///
         /// # Safety
@@ -206,6 +217,22 @@ mod device {
         #[inline(always)]
         unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
             // SAFETY: forwarded (the TF32 kernels are K-major only).
+            unsafe { wgmma_tf32::<NACC>(d, da, db) }
+        }
+    }
+
+    /// FP32 on TF32 tensor cores ([head | tail] operands, three k-segments): TF32 `wgmma`
+    /// whose slice sums are added to f32 registers, one slice (32 k) at a time.
+    pub struct Tf32x3;
+    impl WgKind for Tf32x3 {
+        const BK: usize = WG_BK_TF32;
+        const KSTEP: usize = 8;
+        const BYTES: usize = 4;
+        const TRANSPOSES: bool = false;
+        const PROMOTE: bool = true;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+            // SAFETY: forwarded (the x3 kernels are K-major only).
             unsafe { wgmma_tf32::<NACC>(d, da, db) }
         }
     }
@@ -483,6 +510,8 @@ mod device {
             // Consumer warpgroup cw computes rows 64·cw.. of the tile.
             let cw = wg - 1;
             let mut d = [0f32; NACC];
+            // The f32 sums of the slices (promoting kinds only).
+            let mut sum = [0f32; NACC];
             // At least one slice even for k = 0 (the copy engine then fills it with zeros): a
             // path from the zeroed accumulators to the final wait that skips the loop would
             // make ptxas serialize every wgmma.
@@ -501,6 +530,22 @@ mod device {
                     unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), step_desc::<K>(tb_smem, b_base, kk)) };
                 }
                 wgmma_commit();
+                if K::PROMOTE {
+                    // This slice's sum into f32, a fresh accumulator for the next; its stage
+                    // is free at once (the other block on the multiprocessor keeps the
+                    // tensor cores busy meanwhile).
+                    wgmma_wait::<0>();
+                    unroll_acc(&mut sum, &mut d);
+                    if tid % 128 == 0 {
+                        // SAFETY: initialized barrier.
+                        unsafe { mbarrier_arrive(empty(kt % STAGES)) };
+                    }
+                    kt += 1;
+                    if kt >= ktiles {
+                        break;
+                    }
+                    continue;
+                }
                 // The group before this one has finished reading its stage: release it.
                 wgmma_wait::<1>();
                 if kt > 0 && tid % 128 == 0 {
@@ -513,6 +558,9 @@ mod device {
                 }
             }
             wgmma_wait::<0>();
+            if K::PROMOTE {
+                d = sum;
+            }
             // Every consumer must be done reading the stages before any overwrites them with
             // its accumulators (every TMA copy has landed: each was waited for).
             named_barrier(1, 128 * CONS as u32);
@@ -719,6 +767,15 @@ mod device {
         }
     }
 
+    /// sum += d, then d = 0, element by element.
+    #[inline(always)]
+    fn unroll_acc<const NACC: usize>(sum: &mut [f32; NACC], d: &mut [f32; NACC]) {
+        for i in 0..NACC {
+            sum[i] += d[i];
+            d[i] = 0.0;
+        }
+    }
+
     /// The k-slices of A and B that slice `g` of the product multiplies: the same one, or with
     /// FP32 on TF32 (`p.x3_slices` > 0, operands staged as [head | tail]) slice w of segment
     /// g / x3_slices: head·head, head·tail, tail·head.
@@ -887,4 +944,10 @@ wgmma_kernels!(
     gemm_wgmma_bf16_mk_64x128,
     gemm_wgmma_bf16_mn_64x128,
     gemm_wgmma_tf32_kk_64x128
+);
+wgmma_kernel!(
+    /// FP32 products on TF32 tensor cores on the 128×128 tile: A and B staged as [head | tail]
+    /// k-contiguous rows (`x3_slices` per segment), three k-segments head·head, head·tail,
+    /// tail·head, each slice's `wgmma` sum added to f32 registers.
+    gemm_wgmma_tf32x3_kk_128x128, Tf32x3, false, false, WG_MID, 384, 1
 );

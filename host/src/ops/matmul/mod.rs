@@ -109,15 +109,15 @@ impl<'a> Epilogue<'a> {
 /// takes any shape, layout and epilogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum GemmKernel {
-    /// The fastest FP32 kernel on the CUDA cores for the shape ([`GemmKernel::plan_for`] says
-    /// which): `WarpDot` for a few rows, `NarrowMn` or `NarrowK` for at most 16 rows or
-    /// columns, `ShortK` for a short k, `SmemTiled` for launch-bound products, `RowDot` for a
-    /// few columns, `Pipelined` for k ≤ [`PIPELINED_AUTO_MAX_K`] on outputs of at least one of
-    /// its tiles per multiprocessor, else the tile kernel and
-    /// split-K that the cost model of [`plan`] picks
-    /// (`WarpTiledWide`, `WarpTiledFast`, `Tile128x64`, `Tile64x128`, `Tile64`). Tensor-core
-    /// variants change the numerics (TF32 rounds inputs to 10 mantissa bits), so they are only
-    /// run when asked for.
+    /// The fastest FP32 kernel for the shape ([`GemmKernel::plan_for`] says which): `WarpDot`
+    /// for a few rows, `NarrowMn` or `NarrowK` for at most 16 rows or columns, `ShortK` for a
+    /// short k, `SmemTiled` for launch-bound products, `RowDot` for a few columns, `Pipelined`
+    /// for k ≤ [`PIPELINED_AUTO_MAX_K`] on outputs of at least one of its tiles per
+    /// multiprocessor, else the tile kernel and split-K that the cost model of [`plan`] picks
+    /// (`WarpTiledWide`, `WarpTiledFast`, `Tile128x64`, `Tile64x128`, `Tile64`, and on sm_90a
+    /// `Tf32x3Wgmma128x128`, whose error is the CUDA-core kernels' or smaller:
+    /// [`plan::choose_f32`]). Plain TF32 rounds inputs to 10 mantissa bits, so it only runs
+    /// when asked for (`Tf32Auto`).
     #[default]
     Auto,
     /// One thread per output, any layout (the reference).
@@ -215,14 +215,19 @@ pub enum GemmKernel {
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
     /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
     /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
-    /// to about 2⁻²² relative. The tensor cores' accumulation is not f32's, though: on
-    /// 256×4096×512 its largest error was 9–17× the CUDA-core kernel's (4.6e-4 and 9.1e-4
-    /// against 5.0e-5 and 5.3e-5, the more the fewer splits; H100), so `Auto` does not pick it.
-    /// It passes the f32 tolerance of the tests; with it in `Auto`, the MLP's training step at
-    /// batch 4096 took 0.82 ms against 1.26 on the CUDA cores (docs/gemm-sweep.md).
+    /// to about 2⁻²² relative. The tensor cores' accumulation over all of k is not f32's,
+    /// though: on 256×4096×512 its largest error was 9–17× the CUDA-core kernel's (4.6e-4 and
+    /// 9.1e-4 against 5.0e-5 and 5.3e-5, the more the fewer splits; H100), so `Auto` runs
+    /// [`GemmKernel::Tf32x3Wgmma128x128`] instead.
     Tf32x3Wgmma,
-    /// `Tf32x3Wgmma` on the 64×128 `wgmma` tiles.
-    Tf32x3Wgmma64x128,
+    /// FP32 on TF32 tensor cores as [`GemmKernel::Tf32x3Wgmma`], on 128×128 tiles whose
+    /// consumers add each 32-deep slice's `wgmma` sum to f32 registers (no room for those
+    /// beside the 128×256 tile's accumulators). Its error against an f64 product is the
+    /// CUDA-core kernels' or smaller (1024³: 2.3e-5 against 2.5e-5 on `WarpTiledWide` and 7.3e-5
+    /// for cuBLAS SGEMM; 128×16384×256: 4.6e-5, 1.2e-4 and 8.3e-5), at 1.7–2× their speed from
+    /// about 1 GFLOP (4096³ 1.56 ms against 2.95; H100, docs/runs/2026-11-24-h100-s11/e1). FP32
+    /// `Auto` runs it on sm_90a where the cost model finds it faster ([`plan::choose_f32`]).
+    Tf32x3Wgmma128x128,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
     /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only),
     /// `Tf32` and `Tf32Tile64`, and their split-K counts.
@@ -302,9 +307,9 @@ impl GemmKernel {
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => narrow_plan(self, narrow_f32(self == GemmKernel::NarrowMn, m, n).0, m, n, k, sms),
             GemmKernel::Auto if pipelined_fits(m, n, k, sms) => fixed(GemmKernel::Pipelined),
-            GemmKernel::Auto if !vec_operands(p) => plan::choose(plan::F32_4BYTE_LOAD_TILES, m, n, k, sms),
-            GemmKernel::Auto => plan::choose(&plan::F32_TILES, m, n, k, sms),
-            GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
+            GemmKernel::Auto if !vec_operands(p) => plan::choose_f32(plan::F32_4BYTE_LOAD_TILES, wgmma, m, n, k, sms),
+            GemmKernel::Auto => plan::choose_f32(&plan::F32_TILES, wgmma, m, n, k, sms),
+            GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
@@ -351,7 +356,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32x3Wgmma
-                | GemmKernel::Tf32x3Wgmma64x128
+                | GemmKernel::Tf32x3Wgmma128x128
         )
     }
 
@@ -432,7 +437,7 @@ impl GemmKernel {
             | GemmKernel::Tf32Wgmma64x128
             | GemmKernel::Tf32Wgmma64x64
             | GemmKernel::Tf32x3Wgmma
-            | GemmKernel::Tf32x3Wgmma64x128 => {
+            | GemmKernel::Tf32x3Wgmma128x128 => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
             }
         })
@@ -1029,7 +1034,7 @@ fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<pl
 /// Checks a plan ([`check_plan`]) and launches it.
 fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_>, c: &mut DeviceMatrix, params: GemmParams, plan: GemmPlan) -> Result<()> {
     let k = params.k as usize;
-    let x3 = matches!(plan.kernel, GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma64x128);
+    let x3 = matches!(plan.kernel, GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128);
     let params = if x3 { x3_params(&params) } else { params };
     check_plan(&params, plan)?;
     check_bf16_copy("gemm", &epilogue, plan.kernel, plan.kernel.writes_bf16_copy())?;
@@ -1044,7 +1049,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
             launch_tf32_wgmma(gpu, plan, ptrs, params)
         }
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
-        GemmKernel::Tf32x3Wgmma64x128 => launch_tf32x3(gpu, kernels::matmul::WG_NARROW, ptrs, k, params),
+        GemmKernel::Tf32x3Wgmma128x128 => launch_tf32x3(gpu, kernels::matmul::WG_MID, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
     }
 }
@@ -1120,7 +1125,11 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
 /// then the TF32 `wgmma` kernel `info` on `tile`.
 fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
-    let kernel = wgmma_tf32(tile);
+    let k3 = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let kernel = match tile {
+        t if t == km::WG_MID => k3(&km::GEMM_WGMMA_TF32X3_KK_128X128, km::gemm_wgmma_tf32x3_kk_128x128),
+        t => wgmma_tf32(t),
+    };
     if !gpu.supports(kernel.info) {
         return Err(crate::Error::MissingKernel { name: kernel.info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
     }
@@ -1144,7 +1153,7 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were staged") };
     let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
-    launch_wgmma(gpu, "gemm", wgmma_tf32(tile), tile, wg, x.c, x.bias, params)
+    launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.

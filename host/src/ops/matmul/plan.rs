@@ -167,7 +167,11 @@ impl TileModel {
             GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), (48.0, 32.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
-            GemmKernel::Tf32x3Wgmma64x128 => TileModel::of(GemmKernel::Tf32Wgmma64x128),
+            // FP32 on TF32 (over the three segments' k): eff from 4096³, 1.56 ms for three
+            // TF32 products the 128×256 tile runs in 0.356 each; fixed cost and cluster split
+            // fitted with `TF32_UNIT_IN_F32` on 33 products against the CUDA-core tiles' plans
+            // (the pick within 1.3 % of the faster, docs/runs/2026-11-24-h100-s11/e1, r1).
+            GemmKernel::Tf32x3Wgmma128x128 => wg((128, 128, 32, 1, 8, 0.70, 64.0, 768.0), (64.0, 256.0)),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.36, 48.0, 80.0)),
             GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.15, 32.0, 64.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
@@ -296,11 +300,46 @@ impl TileModel {
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
 pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
-    let (kernel, splits) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1));
+    let (kernel, splits, _) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1, 0.0));
     GemmPlan { kernel, splits }
 }
 
-/// The cheapest (kernel, splits) of `(kernel, model)` candidates (`None` models skipped);
+/// The time of one unit of the TF32 models in units of the FP32 ones: about the rate of
+/// `WarpTiledWide` (FP32 eff 1.0) over that of `Tf32Wgmma` (TF32 eff 1.0), 4096³ 2.95 ms on the
+/// one and 0.356 on the other (0.12), fitted with the x3 tile's constants to 0.10 (H100,
+/// docs/runs/2026-11-24-h100-s11/e1, r1).
+pub const TF32_UNIT_IN_F32: f64 = 0.10;
+
+/// Most floats FP32 `Auto` stages for [`GemmKernel::Tf32x3Wgmma128x128`] ([head | tail] rows
+/// of both operands, 2·(m+n)·k): 256 MiB, the size of 4096³'s. The stream keeps its staging
+/// buffer, so larger products stay on the CUDA cores rather than hold more device memory.
+pub const X3_AUTO_MAX_STAGED: usize = 1 << 26;
+
+/// FP32 `Auto`'s plan for the tile kernels: the cost model over the CUDA-core `tiles`, and on
+/// sm_90a (`wgmma`) FP32 on TF32 tensor cores ([`GemmKernel::Tf32x3Wgmma128x128`]: three TF32
+/// products over a padded k and a staging pass, in TF32 units scaled by
+/// [`TF32_UNIT_IN_F32`]), if it stages at most [`X3_AUTO_MAX_STAGED`] floats. Its error is
+/// the CUDA-core kernels' or smaller (each 32-deep slice's tensor-core sum is added in f32:
+/// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
+/// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
+pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+    let (kernel, splits, cost) = cheapest(tiles.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
+    let kp = k.max(1).next_multiple_of(kernels::matmul::WG_BK_TF32);
+    let staged = 2 * (m + n) * kp;
+    let x3 = GemmKernel::Tf32x3Wgmma128x128;
+    if wgmma
+        && staged <= X3_AUTO_MAX_STAGED
+        && let Some(model) = TileModel::of(x3)
+    {
+        let (x3_splits, c) = model.best_splits(m, n, 3 * kp, sms);
+        if TF32_UNIT_IN_F32 * (c + staging_cost(staged, sms)) < cost {
+            return GemmPlan { kernel: x3, splits: x3_splits };
+        }
+    }
+    GemmPlan { kernel, splits }
+}
+
+/// The cheapest (kernel, splits, cost) of `(kernel, model)` candidates (`None` models skipped);
 /// `total` turns a kernel's cost into its plan's, in the model's units (with what the kernel
 /// needs besides its own launch, such as a staging pass); ties go to the earlier candidate and
 /// the fewer splits.
@@ -311,7 +350,7 @@ pub fn cheapest<K: Copy>(
     n: usize,
     k: usize,
     sms: usize,
-) -> Option<(K, u32)> {
+) -> Option<(K, u32, f64)> {
     let mut best: Option<(f64, K, u32)> = None;
     for (kernel, model) in cands {
         let Some(model) = model else { continue };
@@ -321,7 +360,7 @@ pub fn cheapest<K: Copy>(
             best = Some((c, kernel, splits));
         }
     }
-    best.map(|(_, kernel, splits)| (kernel, splits))
+    best.map(|(c, kernel, splits)| (kernel, splits, c))
 }
 
 /// Cost of one staging pass over `elems` operand elements (`gemm_stage_kmajor_f32`,
@@ -393,7 +432,7 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms),
         _ => c,
     };
-    let (kernel, splits) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1));
+    let (kernel, splits, _) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, 0.0));
     GemmPlan { kernel, splits }
 }
 
@@ -419,7 +458,7 @@ pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n);
     let staging = staging_cost(stage_elems, sms);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
-    cheapest(cands, total, m, n, k, sms).unwrap_or((Bf16Kernel::MmaLdmatrix, 1))
+    cheapest(cands, total, m, n, k, sms).map_or((Bf16Kernel::MmaLdmatrix, 1), |(x, s, _)| (x, s))
 }
 
 /// The best split count for one fixed tile kernel.
