@@ -1630,6 +1630,20 @@ mod tests {
     }
 
     #[test]
+    fn fp32_auto_runs_fp32_on_tf32_where_it_pays() {
+        let x3 = GemmKernel::Tf32x3Wgmma128x128;
+        // The MLP's large layers and squares from 1000³ on Hopper.
+        assert_eq!(auto(4096, 1024, 784, false, true), x3);
+        assert_eq!(auto(1024, 784, 4096, true, false), x3);
+        assert_eq!(auto(5000, 5000, 5000, false, false), x3);
+        // Not where its staging would pass X3_AUTO_MAX_STAGED, nor on small products, nor
+        // without wgmma.
+        assert_ne!(auto(8192, 8192, 8192, false, false), x3);
+        assert_ne!(auto(256, 256, 256, false, false), x3);
+        assert_ne!(GemmKernel::Auto.plan_for(&params(4096, 1024, 784, false, true), 132, false).kernel, x3);
+    }
+
+    #[test]
     fn narrow_products_stream_the_wide_operand() {
         // A few rows times an n-contiguous B, and a few columns of an m-contiguous A.
         assert_eq!(auto(1, 4096, 4096, false, false), GemmKernel::NarrowMn);

@@ -311,9 +311,11 @@ pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) 
 pub const TF32_UNIT_IN_F32: f64 = 0.10;
 
 /// Most floats FP32 `Auto` stages for [`GemmKernel::Tf32x3Wgmma128x128`] ([head | tail] rows
-/// of both operands, 2·(m+n)·k): 256 MiB, the size of 4096³'s. The stream keeps its staging
-/// buffer, so larger products stay on the CUDA cores rather than hold more device memory.
-pub const X3_AUTO_MAX_STAGED: usize = 1 << 26;
+/// of both operands, 2·(m+n)·k): 512 MiB, up to about 5800³ (5000³ ran in 3.05 ms on it against
+/// 6.36 on the CUDA cores; H100, docs/runs/2026-11-24-h100-s11/e4). The stream keeps its
+/// staging buffer, so larger products stay on the CUDA cores rather than hold more device
+/// memory.
+pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 
 /// FP32 `Auto`'s plan for the tile kernels: the cost model over the CUDA-core `tiles`, and on
 /// sm_90a (`wgmma`) FP32 on TF32 tensor cores ([`GemmKernel::Tf32x3Wgmma128x128`]: three TF32
