@@ -169,9 +169,10 @@ impl TileModel {
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             // FP32 on TF32 (over the three segments' k): eff from 4096³, 1.56 ms for three
             // TF32 products the 128×256 tile runs in 0.356 each; fixed cost and cluster split
-            // fitted with `TF32_UNIT_IN_F32` on 33 products against the CUDA-core tiles' plans
-            // (the pick within 1.3 % of the faster, docs/runs/2026-11-24-h100-s11/e1, r1).
-            GemmKernel::Tf32x3Wgmma128x128 => wg((128, 128, 32, 1, 8, 0.70, 64.0, 768.0), (64.0, 256.0)),
+            // fitted with `TF32_UNIT_IN_F32` to every split of it and of the CUDA-core tiles on
+            // 24 products (the pick within 3.7 % of the best plan on geometric mean, never
+            // slower than the CUDA-core tiles' pick; docs/runs/2026-11-24-h100-s11/e5).
+            GemmKernel::Tf32x3Wgmma128x128 => wg((128, 128, 32, 1, 8, 0.70, 128.0, 768.0), (64.0, 256.0)),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.36, 48.0, 80.0)),
             GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.15, 32.0, 64.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
@@ -304,11 +305,12 @@ pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) 
     GemmPlan { kernel, splits }
 }
 
-/// The time of one unit of the TF32 models in units of the FP32 ones: about the rate of
+/// The time of one unit of the TF32 models in units of the FP32 ones: the rate of
 /// `WarpTiledWide` (FP32 eff 1.0) over that of `Tf32Wgmma` (TF32 eff 1.0), 4096³ 2.95 ms on the
-/// one and 0.356 on the other (0.12), fitted with the x3 tile's constants to 0.10 (H100,
-/// docs/runs/2026-11-24-h100-s11/e1, r1).
-pub const TF32_UNIT_IN_F32: f64 = 0.10;
+/// one and 0.356 on the other (H100, docs/runs/2026-11-24-h100-s11/e1); the fit of e5 agrees.
+/// (Fitted to 0.10 on fewer products, FP32 `Auto` took FP32 on TF32 for 640³ and 512×1024×1024
+/// and ran them 14–18 % slower, `r2`.)
+pub const TF32_UNIT_IN_F32: f64 = 0.12;
 
 /// Most floats FP32 `Auto` stages for [`GemmKernel::Tf32x3Wgmma128x128`] ([head | tail] rows
 /// of both operands, 2·(m+n)·k): 512 MiB, up to about 5800³ (5000³ ran in 3.05 ms on it against
