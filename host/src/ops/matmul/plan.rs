@@ -39,6 +39,11 @@
 //! says (a 64×128 block streams a k-slice about as fast as a 64×64 one, about 250 ns, e1-e3);
 //! a per-slice floor for them fitted worse (it made the model split more), so it is not in.
 //!
+//! FP32 `Auto` on sm_90a also weighs FP32 on TF32 tensor cores ([`choose_f32`]): the x3 tile's
+//! model over three k-segments plus its staging pass, in TF32 units converted by the measured
+//! rate of the two families ([`TF32_UNIT_IN_F32`]), fitted to every split of both on 24
+//! products (docs/runs/2026-11-24-h100-s11/e5).
+//!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
 //! `benches/fit/plan_fit.py --search` picks the eff, fixed and split of each kernel that make
