@@ -76,6 +76,8 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WGMMA_BF16_MN_64X64,
     matmul::GEMM_WGMMA_TF32_KK_64X64,
     matmul::GEMM_WGMMA_TF32X3_KK_128X128,
+    matmul::GEMM_WGMMA_TF32_MK_REGA_64X128,
+    matmul::GEMM_WGMMA_TF32_KN_REGA_64X128,
     matmul::GEMM_WGMMA_TF32_KN,
     matmul::GEMM_WGMMA_TF32_MK,
     matmul::GEMM_WGMMA_TF32_MN,

@@ -91,6 +91,46 @@ pub fn register(s: &mut Suite) {
     // Hopper TF32 in every layout and for any k: x·Wᵀ with k a multiple of 4 runs as is, other
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
+    // TF32 with op(A) from registers: an MN-major op(A) with a k-contiguous op(B) (tt), and an
+    // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), edge tiles, ragged
+    // k, every epilogue; forced and planned splits (a second run the same bits). Any other pair
+    // (both MN-major, both k-contiguous, an MN-major row not 16-byte aligned) is an
+    // InvalidArgument; without sm_90a PTX a MissingKernel.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 12), (12, 256, 1024), (264, 4096, 520)]) {
+            let kernel = GemmKernel::Tf32WgmmaRegA;
+            s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                    return expect_missing_wgmma(g, kernel, (m, k, n));
+                }
+                // op(A) MN-major: stored k×m (ta); its rows (m floats) 16-byte aligned. op(B)
+                // k-contiguous: stored n×k (tb) with k a multiple of 4; and the other way round.
+                let fits = match (ta, tb) {
+                    (true, true) => m % 4 == 0 && k % 4 == 0,
+                    (false, false) => n % 4 == 0 && k % 4 == 0,
+                    _ => false,
+                };
+                if !fits {
+                    let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
+                    let a = gpu(DeviceMatrix::zeros(g, ashape.0, ashape.1))?;
+                    let b = gpu(DeviceMatrix::zeros(g, bshape.0, bshape.1))?;
+                    let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                    let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+                    let got = gemm(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, kernel);
+                    return expect_err(&format!("{kernel:?} ta={ta} tb={tb} {m}x{k}x{n}"), got, |e| matches!(e, Error::InvalidArgument { .. }));
+                }
+                let tol = GemmTol::of(kernel);
+                check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)?;
+                for splits in [2, 3] {
+                    if TileModel::of(kernel).is_some_and(|md| md.slices_per_split(k, splits).is_some()) && k >= 256 {
+                        check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)?;
+                    }
+                }
+                Ok(())
+            });
+        }
+    }
     for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024)]) {

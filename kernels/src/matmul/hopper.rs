@@ -255,6 +255,23 @@ macro_rules! wgmma_m64 {
     };
 }
 
+/// As [`wgmma_m64`] with op(A) from four registers `$a` (a 64×8 TF32 slice: each warp's 16 rows
+/// as an `mma.m16n8k8` A fragment) instead of a shared-memory descriptor.
+macro_rules! wgmma_m64_rega {
+    ($pre:literal, $n:literal, $post:literal, $tail:literal, $d:ident, $a:expr, $db:expr, [$i0:tt $(, $i:tt)*]) => {
+        core::arch::asm!(
+            concat!(
+                "{{ .reg .pred p; setp.ne.b32 p, 1, 0; ", $pre, $n, $post, " {{{", stringify!($i0), "}",
+                $(", {", stringify!($i), "}",)*
+                "}}, {{{a0}, {a1}, {a2}, {a3}}}, {db}, p", $tail, "; }}"
+            ),
+            inout(reg32) $d[$i0], $(inout(reg32) $d[$i],)*
+            a0 = in(reg32) $a[0], a1 = in(reg32) $a[1], a2 = in(reg32) $a[2], a3 = in(reg32) $a[3],
+            db = in(reg64) $db,
+        )
+    };
+}
+
 /// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (64, 128, 208 or 256): the accumulator
 /// indices of a 64×N tile.
 macro_rules! with_acc_indices {
@@ -358,4 +375,21 @@ pub unsafe fn wgmma_bf16<const TA: bool, const TB: bool, const NACC: usize>(d: &
 pub unsafe fn wgmma_tf32<const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
     // SAFETY: forwarded.
     unsafe { wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k8.f32.tf32.tf32", ", 1, 1", d, da, db) }
+}
+
+/// D += A·B on a 64×128×8 TF32 tile with op(A) from registers (`a`: this thread's four
+/// elements of the 64×8 slice, warp w holding rows 16w.., laid out as an `mma.m16n8k8` TF32 A
+/// fragment: a[i] at row lane/4 + 8·(i%2), column lane%4 + 4·(i/2)) and op(B) K-major in shared
+/// memory; f32 accumulation.
+///
+/// # Safety
+/// As [`wgmma_bf16`], for B; `a` is not modified before a `wgmma_wait` covers this instruction.
+#[inline(always)]
+pub unsafe fn wgmma_tf32_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
+    assert!(NACC == 64, "wgmma_tf32_rega: the 64×128 tile (64 accumulators per thread)");
+    // SAFETY: NACC == 64 (asserted at compile time in practice: a constant); forwarded.
+    unsafe {
+        let d = acc_as::<NACC, 64>(d);
+        with_acc_indices!(64, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "128", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
+    }
 }

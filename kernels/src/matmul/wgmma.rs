@@ -188,11 +188,23 @@ mod device {
         /// added to f32 registers (FP32 on TF32: the tensor cores' running sum over a long k
         /// loses low bits; see [`Tf32x3`]).
         const PROMOTE: bool = false;
+        /// Whether op(A) comes from registers, loaded by the consumers from its MN-major tile
+        /// ([`Tf32RegA`]), rather than from shared memory through a descriptor.
+        const REGA: bool = false;
         /// One 64×(2·NACC)×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
         ///
         /// # Safety
         /// As `hopper::wgmma_bf16`.
         unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64);
+        /// One 64×(2·NACC)×KSTEP `wgmma` with op(A) from registers (`REGA` kinds only).
+        ///
+        /// # Safety
+        /// As `hopper::wgmma_tf32_rega`.
+        #[inline(always)]
+        unsafe fn mma_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
+            let _ = (d, a, db);
+            unreachable!("a kind without register A")
+        }
     }
 
     pub struct Bf16;
@@ -219,6 +231,50 @@ mod device {
             // SAFETY: forwarded (the TF32 kernels are K-major only).
             unsafe { wgmma_tf32::<NACC>(d, da, db) }
         }
+    }
+
+    /// TF32 with an MN-major op(A) read into registers (TF32 `wgmma` reads only K-major tiles
+    /// from shared memory, but takes op(A) from registers in any layout): each consumer loads
+    /// its 64 rows' fragments of a slice from the tile as the copy engine landed it, so no
+    /// operand is staged or transposed through shared memory. An MN-major op(B) is handled by
+    /// computing Cᵀ = op(B)ᵀ·op(A)ᵀ (`SWAP`).
+    pub struct Tf32RegA;
+    impl WgKind for Tf32RegA {
+        const BK: usize = WG_BK_TF32;
+        const KSTEP: usize = 8;
+        const BYTES: usize = 4;
+        const TRANSPOSES: bool = false;
+        const REGA: bool = true;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+            let _ = (d, da, db);
+            unreachable!("register A only")
+        }
+        #[inline(always)]
+        unsafe fn mma_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
+            // SAFETY: forwarded.
+            unsafe { wgmma_tf32_rega::<NACC>(d, a, db) }
+        }
+    }
+
+    /// This thread's register fragments of the four k-steps of a slice of op(A), consumer `cw`'s
+    /// 64 rows of an MN-major f32 tile at `a` (boxes of 32 rows × 32 k, k-rows of 128 bytes,
+    /// 128-byte swizzle: element (k, c) of box j at j·4096 + k·128 + ((c/4 ⊕ k%8)·16) + (c%4)·4).
+    #[inline(always)]
+    fn rega_fragments(a: u32, cw: usize, tid: usize) -> [[f32; 4]; 4] {
+        let (warp, lane) = ((tid % 128) / 32, tid % 32);
+        let mut f = [[0f32; 4]; 4];
+        unroll!(kk in [0, 1, 2, 3] {
+            unroll!(i in [0, 1, 2, 3] {
+                let row = 64 * cw + 16 * warp + lane / 4 + 8 * (i % 2);
+                let k = 8 * kk + lane % 4 + 4 * (i / 2);
+                let (j, c) = (row / 32, row % 32);
+                let at = a + (j * 32 * WG_ROW_BYTES + k * WG_ROW_BYTES + (((c / 4) ^ (k % 8)) * 16) + (c % 4) * 4) as u32;
+                // SAFETY: inside the landed tile (64·CONS rows of 32 k).
+                f[kk][i] = unsafe { ld_shared_f32(at) };
+            });
+        });
+        f
     }
 
     /// FP32 on TF32 tensor cores ([head | tail] operands, three k-segments): TF32 `wgmma`
@@ -416,7 +472,7 @@ mod device {
     /// # Safety
     /// See the kernels.
     #[inline(always)]
-    pub unsafe fn wgmma_gemm<K: WgKind, const TA: bool, const TB: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
+    pub unsafe fn wgmma_gemm<K: WgKind, const TA: bool, const TB: bool, const SWAP: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
         map_a: u64,
         map_b: u64,
         c: *mut f32,
@@ -487,9 +543,11 @@ mod device {
                         }
                         mbarrier_arrive_expect_tx(full(s), tile.landed_bytes(TB) as u32);
                         if TA {
-                            for j in 0..bm / WG_MN_BOX {
-                                let dst = a_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
-                                tma_load_2d(dst, map_a, (m0 + j * WG_MN_BOX) as i32, ka, full(s));
+                            // Boxes one 128-byte row wide (64 bf16 or 32 f32 of m), a slice deep.
+                            let mn_box = WG_ROW_BYTES / K::BYTES;
+                            for j in 0..bm / mn_box {
+                                let dst = a_dst + (j * K::BK * WG_ROW_BYTES) as u32;
+                                tma_load_2d(dst, map_a, (m0 + j * mn_box) as i32, ka, full(s));
                             }
                         } else {
                             tma_load_2d(a_dst, map_a, ka, m0 as i32, full(s));
@@ -524,6 +582,28 @@ mod device {
                 // column block (MN-major): 8 KiB in either case.
                 let a_base = stage(s) + (cw * 64 * WG_ROW_BYTES) as u32;
                 let b_base = stage(s) + tile.a_bytes() as u32;
+                if K::REGA {
+                    let f = rega_fragments(stage(s), cw, tid);
+                    wgmma_fence();
+                    for kk in 0..K::BK / K::KSTEP {
+                        // SAFETY: stage s is full; the whole warpgroup runs this; `f` lives until
+                        // the wait below.
+                        unsafe { K::mma_rega::<NACC>(&mut d, &f[kk], step_desc::<K>(false, b_base, kk)) };
+                    }
+                    wgmma_commit();
+                    // The fragments' registers and the stage are free once the group is done;
+                    // the other block on the multiprocessor keeps the tensor cores busy.
+                    wgmma_wait::<0>();
+                    if tid % 128 == 0 {
+                        // SAFETY: initialized barrier.
+                        unsafe { mbarrier_arrive(empty(kt % STAGES)) };
+                    }
+                    kt += 1;
+                    if kt >= ktiles {
+                        break;
+                    }
+                    continue;
+                }
                 wgmma_fence();
                 for kk in 0..K::BK / K::KSTEP {
                     // SAFETY: stage s is full; the whole warpgroup runs this.
@@ -570,19 +650,31 @@ mod device {
             let r0 = 64 * cw + 16 * ((tid % 128) / 32) + lane / 4;
             let c0 = 2 * (lane % 4);
             let staged = staged_tile(base);
+            // With SWAP the accumulators are Cᵀ's: stored transposed, rows of bm + 4 floats.
+            let sldc = if SWAP { bm + 4 } else { ldc };
             unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] {
                 if j < NACC / 4 {
                     unroll!(h in [0, 1] {
-                        // SAFETY: inside the staged tile (bm rows of ldc floats over the stages).
+                        // SAFETY: inside the staged tile (bm rows of ldc floats over the stages,
+                        // or bn rows of bm + 4 with SWAP).
                         unsafe {
-                            let dst = staged.add((r0 + 8 * h) * ldc + c0 + 8 * j);
-                            *dst = d[4 * j + 2 * h];
-                            *dst.add(1) = d[4 * j + 2 * h + 1];
+                            let (r, c) = (r0 + 8 * h, c0 + 8 * j);
+                            if SWAP {
+                                *staged.add(c * sldc + r) = d[4 * j + 2 * h];
+                                *staged.add((c + 1) * sldc + r) = d[4 * j + 2 * h + 1];
+                            } else {
+                                let dst = staged.add(r * sldc + c);
+                                *dst = d[4 * j + 2 * h];
+                                *dst.add(1) = d[4 * j + 2 * h + 1];
+                            }
                         }
                     });
                 }
             });
         }
+        // With SWAP the block computed the bm×bn tile at (m0, n0) of Cᵀ and staged it as the
+        // bn×bm tile at (n0, m0) of C: the epilogue below works on C.
+        let (m0, n0, bm, bn, ldc) = if SWAP { (n0, m0, bn, bm, bm + 4) } else { (m0, n0, bm, bn, ldc) };
 
         // Epilogue through shared memory, by every thread of the block (the producer warpgroup
         // included): the consumers parked their accumulators in a padded row-major bm×bn tile
@@ -821,6 +913,9 @@ macro_rules! param_addr {
 /// blocks per multiprocessor its shared memory allows, for the launch bounds).
 macro_rules! wgmma_kernel {
     ($(#[$doc:meta])* $name:ident, $kind:ident, $ta:literal, $tb:literal, $tile:ident, $threads:tt, $blocks:tt) => {
+        wgmma_kernel!($(#[$doc])* $name, $kind, $ta, $tb, false, $tile, $threads, $blocks);
+    };
+    ($(#[$doc:meta])* $name:ident, $kind:ident, $ta:literal, $tb:literal, $swap:literal, $tile:ident, $threads:tt, $blocks:tt) => {
         $(#[$doc])*
         ///
         /// # Safety
@@ -840,7 +935,7 @@ macro_rules! wgmma_kernel {
             let (a, b) = (param_addr!($name, 0), param_addr!($name, 1));
             // SAFETY: forwarded from the caller.
             unsafe {
-                device::wgmma_gemm::<device::$kind, $ta, $tb, { $tile.consumers }, { $tile.bn / 2 }, { $tile.stages }>(a, b, c, bias, &p)
+                device::wgmma_gemm::<device::$kind, $ta, $tb, $swap, { $tile.consumers }, { $tile.bn / 2 }, { $tile.stages }>(a, b, c, bias, &p)
             }
         }
     };
@@ -950,4 +1045,17 @@ wgmma_kernel!(
     /// k-contiguous rows (`x3_slices` per segment), three k-segments head·head, head·tail,
     /// tail·head, each slice's `wgmma` sum added to f32 registers.
     gemm_wgmma_tf32x3_kk_128x128, Tf32x3, false, false, WG_MID, 384, 1
+);
+wgmma_kernel!(
+    /// C = act(α·Aᵀ·Bᵀ + …) on TF32 tensor cores with f32 A stored k×m and B stored n×k on the
+    /// 64×128 tile: op(A)'s MN-major tile lands as it is and each consumer reads its fragments
+    /// into registers (`device::Tf32RegA`).
+    gemm_wgmma_tf32_mk_rega_64x128, Tf32RegA, true, false, WG_NARROW, 256, 2
+);
+wgmma_kernel!(
+    /// C = act(α·A·B + …) on TF32 tensor cores with f32 A (m×k) and B (k×n), both row-major, as
+    /// Cᵀ = Bᵀ·Aᵀ on the 64×128 tile (64 columns × 128 rows of C per block): `map_a` describes
+    /// B (its k×n tiles are op(A) of the product, read into registers) and `map_b` describes A;
+    /// the tile is stored transposed.
+    gemm_wgmma_tf32_kn_rega_64x128, Tf32RegA, true, false, true, WG_NARROW, 256, 2
 );

@@ -212,6 +212,13 @@ pub enum GemmKernel {
     /// `Tf32Wgmma` on 64×64 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): products with few rows or columns, split along k over more blocks.
     Tf32Wgmma64x64,
+    /// TF32 `wgmma` with exactly one MN-major operand and no staging or transposing pass
+    /// (sm_90a only): the MN-major operand's tiles land as they are and each consumer reads its
+    /// fragments of them into registers, the operand `wgmma` takes from registers (an MN-major
+    /// op(B) as Cᵀ = op(B)ᵀ·op(A)ᵀ, stored transposed). 64×128 tiles, two blocks per
+    /// multiprocessor; the MN-major operand's rows 16-byte aligned, the other k-contiguous with
+    /// 16-byte aligned rows, else an `InvalidArgument`.
+    Tf32WgmmaRegA,
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
     /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
     /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
@@ -310,6 +317,8 @@ impl GemmKernel {
             GemmKernel::Auto if !vec_operands(p) => plan::choose_f32(plan::F32_4BYTE_LOAD_TILES, wgmma, m, n, k, sms),
             GemmKernel::Auto => plan::choose_f32(&plan::F32_TILES, wgmma, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
+            // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
+            GemmKernel::Tf32WgmmaRegA if tf32_rega(p) == Some(true) => plan::choose_splits(self, n, m, k, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
@@ -328,6 +337,7 @@ impl GemmKernel {
             GemmKernel::Tf32Wgmma128x208 => Some(kernels::matmul::WG_WIDE_208),
             GemmKernel::Tf32Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             GemmKernel::Tf32Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
+            GemmKernel::Tf32WgmmaRegA => Some(kernels::matmul::WG_NARROW),
             _ => None,
         }
     }
@@ -355,6 +365,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma128x208
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
+                | GemmKernel::Tf32WgmmaRegA
                 | GemmKernel::Tf32x3Wgmma
                 | GemmKernel::Tf32x3Wgmma128x128
         )
@@ -371,6 +382,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma128x208
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
+                | GemmKernel::Tf32WgmmaRegA
                 | GemmKernel::Tf32Auto
         )
     }
@@ -436,6 +448,7 @@ impl GemmKernel {
             | GemmKernel::Tf32Wgmma128x208
             | GemmKernel::Tf32Wgmma64x128
             | GemmKernel::Tf32Wgmma64x64
+            | GemmKernel::Tf32WgmmaRegA
             | GemmKernel::Tf32x3Wgmma
             | GemmKernel::Tf32x3Wgmma128x128 => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
@@ -464,7 +477,20 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let staged = |o: &&(u64, u64, usize)| !tf32_direct(o.0, o.1);
     let all = ops.iter().filter(staged).map(|o| o.2 * padded).sum();
     let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
-    plan::Tf32Staging { all, rest }
+    plan::Tf32Staging { all, rest, rega: tf32_rega(p) }
+}
+
+/// How [`GemmKernel::Tf32WgmmaRegA`] runs `p`: `Some(false)` with an MN-major op(A) the copy
+/// engine reads and a k-contiguous op(B), `Some(true)` (as Cᵀ = op(B)ᵀ·op(A)ᵀ) the other way
+/// round, `None` for any other pair.
+fn tf32_rega(p: &GemmParams) -> Option<bool> {
+    let (a_k, b_k) = (tf32_direct(p.a_row_stride, p.a_col_stride), tf32_direct(p.b_col_stride, p.b_row_stride));
+    let (a_mn, b_mn) = (tf32_transposable(p.a_row_stride, p.a_col_stride), tf32_transposable(p.b_col_stride, p.b_row_stride));
+    match (a_k, b_k) {
+        (false, true) if a_mn => Some(false),
+        (true, false) if b_mn => Some(true),
+        _ => None,
+    }
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
@@ -965,7 +991,12 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
     if matches!(plan.kernel, GemmKernel::Auto | GemmKernel::Tf32Auto) {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
-    check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, params)?;
+    let swapped = GemmParams { m: params.n, n: params.m, ..*params };
+    let model_params = if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params) == Some(true) { &swapped } else { params };
+    check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, model_params)?;
+    if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params).is_none() {
+        return invalid(format!("{:?} needs exactly one MN-major operand with 16-byte aligned rows and a k-contiguous other", plan.kernel));
+    }
     match plan.kernel {
         GemmKernel::ColDot => check_coldot_shape("gemm", params)?,
         GemmKernel::RowDot => check_rowdot_shape("gemm", params)?,
@@ -1048,6 +1079,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
         GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma128x208 | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => {
             launch_tf32_wgmma(gpu, plan, ptrs, params)
         }
+        GemmKernel::Tf32WgmmaRegA => launch_tf32_rega(gpu, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma128x128 => launch_tf32x3(gpu, kernels::matmul::WG_MID, ptrs, k, params),
         k => launch_f32(gpu, k, ptrs, params),
@@ -1118,6 +1150,45 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
     let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
     let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32 };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
+}
+
+/// [`GemmKernel::Tf32WgmmaRegA`] (checked applicable): the MN-major operand is the kernel's
+/// register operand; with an MN-major op(B) the kernel computes Cᵀ = op(B)ᵀ·op(A)ᵀ on tiles of
+/// Cᵀ and stores them transposed.
+fn launch_tf32_rega(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
+    use kernels::matmul as km;
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    let tile = km::WG_NARROW;
+    let swap = tf32_rega(&params) == Some(true);
+    let (kernel, info): (WgmmaGemm, _) = if swap {
+        (km::gemm_wgmma_tf32_kn_rega_64x128, &km::GEMM_WGMMA_TF32_KN_REGA_64X128)
+    } else {
+        (km::gemm_wgmma_tf32_mk_rega_64x128, &km::GEMM_WGMMA_TF32_MK_REGA_64X128)
+    };
+    if !gpu.supports(info) {
+        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
+    }
+    // The register operand: MN-major (stored k×outer), boxes of 32 × a slice; the other
+    // K-major (outer×k), boxes of a slice × the tile's rows of it.
+    let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
+    let kmajor = |ptr, os: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize };
+    let (rega, other, (dm, dn)) = if swap {
+        (mn(x.b, params.b_row_stride, n), kmajor(x.a, params.a_row_stride, m), (n, m))
+    } else {
+        (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, n), (m, n))
+    };
+    let map_a = rega.tiled("gemm", (km::WG_ROW_BYTES / 4) as u32, km::WG_BK_TF32 as u32)?;
+    let map_b = other.tiled("gemm", km::WG_BK_TF32 as u32, tile.bn as u32)?;
+    let mut cfg = tile_grid(info.name, dm, dn, (tile.bm(), tile.bn), tile.threads(), tile.shared())?;
+    cfg.grid.z = params.splits;
+    cfg = cfg.with_overlap();
+    if params.cluster != 0 {
+        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(1, 1, params.cluster));
+    }
+    // SAFETY: (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams) as the kernel takes them;
+    // the maps describe the operands exactly (the copy engine zero-fills outside them), the
+    // shapes were checked, and the kernel bounds-checks C.
+    unsafe { kernel(gpu, cfg, map_a, map_b, x.c as *mut f32, x.bias as *const f32, params) }
 }
 
 /// [`GemmKernel::Tf32x3Wgmma`]: both operands staged as [head | tail] rows (`k` their own
@@ -1627,6 +1698,21 @@ mod tests {
 
     fn auto(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> GemmKernel {
         GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel
+    }
+
+    #[test]
+    fn tf32_auto_reads_one_mn_major_operand_into_registers() {
+        let tf32 = |m, n, k, ta, tb| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel;
+        let rega = GemmKernel::Tf32WgmmaRegA;
+        // A few hundred rows times a large MN-major op(B) (nn) or with an MN-major op(A) (tt).
+        assert_eq!(tf32(256, 4096, 4096, false, false), rega);
+        assert_eq!(tf32(256, 784, 4096, true, true), rega);
+        // Large products stage the operand once and run the 128×256 tile; both operands
+        // MN-major (tn) or both k-contiguous (nt) never take it; nor without wgmma.
+        assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
+        assert_ne!(tf32(256, 4096, 4096, true, false), rega);
+        assert_ne!(tf32(256, 4096, 4096, false, true), rega);
+        assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), 132, false).kernel, rega);
     }
 
     #[test]

@@ -170,6 +170,10 @@ impl TileModel {
             // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
             GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, 64.0, 768.0), (240.0, 0.0)),
             GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), (48.0, 32.0)),
+            // Fitted to every split of it and of the other TF32 `wgmma` tiles on 13 products in
+            // the nn and tt layouts (its model over n×m for nn): the pick within 3.9 % of the
+            // best plan, from 6.2 % without it (docs/runs/2026-11-24-h100-s11/e6).
+            GemmKernel::Tf32WgmmaRegA => wg((64, 128, 32, 2, 8, 0.8, 128.0, 1024.0), (176.0, 0.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             // FP32 on TF32 (over the three segments' k): eff from 4096³, 1.56 ms for three
@@ -411,6 +415,9 @@ pub const TF32_TRANSPOSE_EFF: f64 = 0.5;
 pub struct Tf32Staging {
     pub all: usize,
     pub rest: usize,
+    /// Whether [`GemmKernel::Tf32WgmmaRegA`] runs the product (exactly one MN-major operand):
+    /// `Some(swap)`, `swap` when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m).
+    pub rega: Option<bool>,
 }
 
 impl Tf32Staging {
@@ -441,7 +448,19 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms),
         _ => c,
     };
-    let (kernel, splits, _) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, 0.0));
+    let (kernel, splits, cost) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, f64::INFINITY));
+    // The register-A kernel: no staging, its tiles over n×m when it swaps.
+    let rega = GemmKernel::Tf32WgmmaRegA;
+    if wgmma
+        && let Some(swap) = stage.rega
+        && let Some(model) = TileModel::of(rega)
+    {
+        let (rm, rn) = if swap { (n, m) } else { (m, n) };
+        let (rsplits, c) = model.best_splits(rm, rn, k, sms);
+        if c < cost {
+            return GemmPlan { kernel: rega, splits: rsplits };
+        }
+    }
     GemmPlan { kernel, splits }
 }
 
