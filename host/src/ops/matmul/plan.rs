@@ -170,10 +170,13 @@ impl TileModel {
             // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
             GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, 64.0, 768.0), (240.0, 0.0)),
             GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), (48.0, 32.0)),
-            // Fitted to every split of it and of the other TF32 `wgmma` tiles on 13 products in
-            // the nn and tt layouts (its model over n×m for nn): the pick within 3.9 % of the
-            // best plan, from 6.2 % without it (docs/runs/2026-11-24-h100-s11/e6).
-            GemmKernel::Tf32WgmmaRegA => wg((64, 128, 32, 2, 8, 0.8, 128.0, 1024.0), (176.0, 0.0)),
+            // eff: 4096³ nn took 627 µs on it, 420 on the staged 128×256 tile; fixed and split
+            // costs fitted to every split of it and of the other TF32 `wgmma` tiles on 13
+            // products in the nn and tt layouts (its model over n×m for nn): the pick within
+            // 6.0 % of the best plan, as without it, but from far faster plans on few-row
+            // products (docs/runs/2026-11-24-h100-s11/e6). Fitted alone to those (eff 0.8), the
+            // model took it for 3000³ and 5000³ and ran them 1.4–1.8× slower (`r4`).
+            GemmKernel::Tf32WgmmaRegA => wg((64, 128, 32, 2, 8, 0.67, 512.0, 1024.0), (48.0, 0.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             // FP32 on TF32 (over the three segments' k): eff from 4096³, 1.56 ms for three
