@@ -91,11 +91,12 @@ pub fn register(s: &mut Suite) {
     // Hopper TF32 in every layout and for any k: x·Wᵀ with k a multiple of 4 runs as is, other
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
-    // TF32 with op(A) from registers: an MN-major op(A) with a k-contiguous op(B) (tt), and an
-    // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), edge tiles, ragged
-    // k, every epilogue; forced and planned splits (a second run the same bits). Any other pair
-    // (both MN-major, both k-contiguous, an MN-major row not 16-byte aligned) is an
-    // InvalidArgument; without sm_90a PTX a MissingKernel.
+    // TF32 with op(A) from registers: an MN-major op(A) with a k-contiguous op(B) (tt), an
+    // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), both MN-major (tn,
+    // the smaller staged first), edge tiles, ragged k, every epilogue; forced and planned splits
+    // (a second run the same bits). Both k-contiguous (nt), or an MN-major row or a
+    // k-contiguous one not 16-byte aligned, is an InvalidArgument; without sm_90a PTX a
+    // MissingKernel.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
         for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 12), (12, 256, 1024), (264, 4096, 520)]) {
             let kernel = GemmKernel::Tf32WgmmaRegA;
@@ -105,10 +106,12 @@ pub fn register(s: &mut Suite) {
                 }
                 // op(A) MN-major: stored k×m (ta); its rows (m floats) 16-byte aligned. op(B)
                 // k-contiguous: stored n×k (tb) with k a multiple of 4; and the other way round.
+                // Both MN-major (tn): the one with fewer rows or columns is staged first.
                 let fits = match (ta, tb) {
                     (true, true) => m % 4 == 0 && k % 4 == 0,
                     (false, false) => n % 4 == 0 && k % 4 == 0,
-                    _ => false,
+                    (true, false) => m % 4 == 0 && n % 4 == 0,
+                    (false, true) => false,
                 };
                 if !fits {
                     let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });

@@ -212,12 +212,13 @@ pub enum GemmKernel {
     /// `Tf32Wgmma` on 64×64 tiles of one consumer warpgroup, two blocks per multiprocessor
     /// (sm_90a only): products with few rows or columns, split along k over more blocks.
     Tf32Wgmma64x64,
-    /// TF32 `wgmma` with exactly one MN-major operand and no staging or transposing pass
-    /// (sm_90a only): the MN-major operand's tiles land as they are and each consumer reads its
-    /// fragments of them into registers, the operand `wgmma` takes from registers (an MN-major
-    /// op(B) as Cᵀ = op(B)ᵀ·op(A)ᵀ, stored transposed). 64×128 tiles, two blocks per
-    /// multiprocessor; the MN-major operand's rows 16-byte aligned, the other k-contiguous with
-    /// 16-byte aligned rows, else an `InvalidArgument`.
+    /// TF32 `wgmma` with an MN-major operand read into registers (sm_90a only): its tiles land
+    /// as they are and each consumer reads its fragments of them into registers, the operand
+    /// `wgmma` takes from registers (an MN-major op(B) as Cᵀ = op(B)ᵀ·op(A)ᵀ, stored
+    /// transposed), with no staging or transposing pass for it. With both operands MN-major the
+    /// one with fewer rows or columns is staged k-contiguous first. 64×128 tiles, two blocks per
+    /// multiprocessor; the MN-major operand's rows 16-byte aligned, and a k-contiguous other
+    /// with 16-byte aligned rows, else an `InvalidArgument`.
     Tf32WgmmaRegA,
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
     /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
@@ -318,7 +319,7 @@ impl GemmKernel {
             GemmKernel::Auto => plan::choose_f32(&plan::F32_TILES, wgmma, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
-            GemmKernel::Tf32WgmmaRegA if tf32_rega(p) == Some(true) => plan::choose_splits(self, n, m, k, sms),
+            GemmKernel::Tf32WgmmaRegA if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
@@ -477,18 +478,33 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let staged = |o: &&(u64, u64, usize)| !tf32_direct(o.0, o.1);
     let all = ops.iter().filter(staged).map(|o| o.2 * padded).sum();
     let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
-    plan::Tf32Staging { all, rest, rega: tf32_rega(p) }
+    plan::Tf32Staging { all, rest, rega: tf32_rega(p).map(|f| (f.swap, f.staged)) }
 }
 
-/// How [`GemmKernel::Tf32WgmmaRegA`] runs `p`: `Some(false)` with an MN-major op(A) the copy
-/// engine reads and a k-contiguous op(B), `Some(true)` (as Cᵀ = op(B)ᵀ·op(A)ᵀ) the other way
-/// round, `None` for any other pair.
-fn tf32_rega(p: &GemmParams) -> Option<bool> {
+/// How [`GemmKernel::Tf32WgmmaRegA`] runs `p`, if it can: which operand it reads into
+/// registers and whether the other is staged k-contiguous first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RegAForm {
+    /// The MN-major op(B) is the register operand: tiles of Cᵀ = op(B)ᵀ·op(A)ᵀ, over n×m.
+    pub swap: bool,
+    /// Elements of the other operand staged k-contiguous first (both were MN-major: the one
+    /// with fewer rows or columns is staged); 0 when it is k-contiguous already.
+    pub staged: usize,
+}
+
+/// [`RegAForm`] of `p`: an MN-major op(A) the copy engine reads with a k-contiguous op(B)
+/// (tt), the other way round (nn, swapped), or both MN-major (tn: the operand with fewer rows
+/// or columns staged); `None` for two k-contiguous operands (nt, the plain kernels' case) or an
+/// MN-major one whose rows break 16-byte alignment.
+fn tf32_rega(p: &GemmParams) -> Option<RegAForm> {
     let (a_k, b_k) = (tf32_direct(p.a_row_stride, p.a_col_stride), tf32_direct(p.b_col_stride, p.b_row_stride));
     let (a_mn, b_mn) = (tf32_transposable(p.a_row_stride, p.a_col_stride), tf32_transposable(p.b_col_stride, p.b_row_stride));
+    let padded = (p.k as usize).next_multiple_of(4);
+    let (m, n) = (p.m as usize, p.n as usize);
     match (a_k, b_k) {
-        (false, true) if a_mn => Some(false),
-        (true, false) if b_mn => Some(true),
+        (false, true) if a_mn => Some(RegAForm { swap: false, staged: 0 }),
+        (true, false) if b_mn => Some(RegAForm { swap: true, staged: 0 }),
+        (false, false) if a_mn && b_mn => Some(if n <= m { RegAForm { swap: false, staged: n * padded } } else { RegAForm { swap: true, staged: m * padded } }),
         _ => None,
     }
 }
@@ -992,10 +1008,13 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     let swapped = GemmParams { m: params.n, n: params.m, ..*params };
-    let model_params = if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params) == Some(true) { &swapped } else { params };
+    let model_params = if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params).is_some_and(|f| f.swap) { &swapped } else { params };
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, model_params)?;
     if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params).is_none() {
-        return invalid(format!("{:?} needs exactly one MN-major operand with 16-byte aligned rows and a k-contiguous other", plan.kernel));
+        return invalid(format!(
+            "{:?} needs an MN-major operand with 16-byte aligned rows (and the other k-contiguous with 16-byte aligned rows, or MN-major too)",
+            plan.kernel
+        ));
     }
     match plan.kernel {
         GemmKernel::ColDot => check_coldot_shape("gemm", params)?,
@@ -1154,12 +1173,14 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
 
 /// [`GemmKernel::Tf32WgmmaRegA`] (checked applicable): the MN-major operand is the kernel's
 /// register operand; with an MN-major op(B) the kernel computes Cᵀ = op(B)ᵀ·op(A)ᵀ on tiles of
-/// Cᵀ and stores them transposed.
+/// Cᵀ and stores them transposed. With both MN-major, the other is first staged k-contiguous
+/// into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4).
 fn launch_tf32_rega(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let tile = km::WG_NARROW;
-    let swap = tf32_rega(&params) == Some(true);
+    let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: "Tf32WgmmaRegA: no MN-major operand".into() })?;
+    let swap = form.swap;
     let (kernel, info): (WgmmaGemm, _) = if swap {
         (km::gemm_wgmma_tf32_kn_rega_64x128, &km::GEMM_WGMMA_TF32_KN_REGA_64X128)
     } else {
@@ -1171,11 +1192,25 @@ fn launch_tf32_rega(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     // The register operand: MN-major (stored k×outer), boxes of 32 × a slice; the other
     // K-major (outer×k), boxes of a slice × the tile's rows of it.
     let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
-    let kmajor = |ptr, os: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize };
+    let kmajor = |ptr, os: u64, ks: u64, outer: usize| -> Result<TmaMatrix> {
+        if form.staged == 0 {
+            return Ok(TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize });
+        }
+        let padded = k.next_multiple_of(4);
+        let dst = gpu.staging_buffer(outer * padded)?;
+        let (stile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
+        let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(stile), k.div_ceil(stile), (1, 1))?;
+        cfg.block = crate::launch::Dim3::x(threads);
+        let cfg = cfg.with_shared_mem((stile * (stile + 1) * 4) as u32);
+        // SAFETY: (src, os, ks, outer, k, dst, ld): the strides address only inside the operand
+        // (checked shapes); dst has outer·padded floats in the staging buffer.
+        unsafe { km::gemm_stage_kmajor_f32(gpu, cfg, ptr as *const f32, os, ks, outer as u64, k as u64, dst as *mut f32, padded as u64)? };
+        Ok(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded })
+    };
     let (rega, other, (dm, dn)) = if swap {
-        (mn(x.b, params.b_row_stride, n), kmajor(x.a, params.a_row_stride, m), (n, m))
+        (mn(x.b, params.b_row_stride, n), kmajor(x.a, params.a_row_stride, params.a_col_stride, m)?, (n, m))
     } else {
-        (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, n), (m, n))
+        (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, params.b_row_stride, n)?, (m, n))
     };
     let map_a = rega.tiled("gemm", (km::WG_ROW_BYTES / 4) as u32, km::WG_BK_TF32 as u32)?;
     let map_b = other.tiled("gemm", km::WG_BK_TF32 as u32, tile.bn as u32)?;
@@ -1707,10 +1742,11 @@ mod tests {
         // A few hundred rows times a large MN-major op(B) (nn).
         assert_eq!(tf32(256, 4096, 4096, false, false), rega);
         assert_eq!(tf32(512, 4096, 4096, false, false), rega);
-        // Large products stage the operand once and run the 128×256 tile; both operands
-        // MN-major (tn) or both k-contiguous (nt) never take it; nor without wgmma.
+        // Both MN-major (tn): the smaller operand (256 rows of A) staged, B in registers.
+        assert_eq!(tf32(256, 4096, 4096, true, false), rega);
+        // Large products stage the operand once and run the 128×256 tile; both k-contiguous
+        // (nt) never takes it; nor does a GPU without wgmma.
         assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
-        assert_ne!(tf32(256, 4096, 4096, true, false), rega);
         assert_ne!(tf32(256, 4096, 4096, false, true), rega);
         assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), 132, false).kernel, rega);
     }

@@ -418,9 +418,10 @@ pub const TF32_TRANSPOSE_EFF: f64 = 0.5;
 pub struct Tf32Staging {
     pub all: usize,
     pub rest: usize,
-    /// Whether [`GemmKernel::Tf32WgmmaRegA`] runs the product (exactly one MN-major operand):
-    /// `Some(swap)`, `swap` when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m).
-    pub rega: Option<bool>,
+    /// Whether [`GemmKernel::Tf32WgmmaRegA`] runs the product (an MN-major operand):
+    /// `Some((swap, staged))`, `swap` when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m),
+    /// `staged` the elements of the other operand it stages first (both MN-major).
+    pub rega: Option<(bool, usize)>,
 }
 
 impl Tf32Staging {
@@ -455,12 +456,12 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     // The register-A kernel: no staging, its tiles over n×m when it swaps.
     let rega = GemmKernel::Tf32WgmmaRegA;
     if wgmma
-        && let Some(swap) = stage.rega
+        && let Some((swap, staged)) = stage.rega
         && let Some(model) = TileModel::of(rega)
     {
         let (rm, rn) = if swap { (n, m) } else { (m, n) };
         let (rsplits, c) = model.best_splits(rm, rn, k, sms);
-        if c < cost {
+        if c + staging_cost(staged, sms) < cost {
             return GemmPlan { kernel: rega, splits: rsplits };
         }
     }
