@@ -17,6 +17,12 @@
 //!
 //! Blocks take tiles in grouped order ([`super::grouped_tile`]): eight tile rows per column step,
 //! so the blocks resident together share their operand panels in L2.
+//!
+//! Two TF32 forms change the consumers' loop (`WgKind`): FP32 on TF32 (`Tf32x3`) adds each
+//! slice's `wgmma` sum to f32 registers, and `Tf32RegA` reads an MN-major op(A) from the landed
+//! tile into the registers `wgmma` takes op(A) from (TF32 reads only K-major tiles from shared
+//! memory); with `SWAP` the block computes a tile of Cᵀ = op(B)ᵀ·op(A)ᵀ and stages it
+//! transposed, so an MN-major op(B) is read that way too.
 
 use super::GemmParams;
 use crate::kernel;

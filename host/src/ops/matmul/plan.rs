@@ -39,6 +39,10 @@
 //! says (a 64×128 block streams a k-slice about as fast as a 64×64 one, about 250 ns, e1-e3);
 //! a per-slice floor for them fitted worse (it made the model split more), so it is not in.
 //!
+//! `Tf32Auto` also weighs TF32 with an MN-major operand read into registers
+//! ([`GemmKernel::Tf32WgmmaRegA`], no staging or transposing pass for it; its model over n×m
+//! when it swaps the operands; docs/runs/2026-11-24-h100-s11/e6, r5).
+//!
 //! FP32 `Auto` on sm_90a also weighs FP32 on TF32 tensor cores ([`choose_f32`]): the x3 tile's
 //! model over three k-segments plus its staging pass, in TF32 units converted by the measured
 //! rate of the two families ([`TF32_UNIT_IN_F32`]), fitted to every split of both on 24
