@@ -263,9 +263,15 @@ mod device {
         }
     }
 
+    /// Byte offset of element (k, c) in a box of 32 f32 columns (of m or n) × 32 k as the copy
+    /// engine lands it: k-rows of 128 bytes, 16-byte chunks swizzled by k%8.
+    #[inline(always)]
+    fn mn_box_offset(k: usize, c: usize) -> usize {
+        k * WG_ROW_BYTES + (((c / 4) ^ (k % 8)) * 16) + (c % 4) * 4
+    }
+
     /// This thread's register fragments of the four k-steps of a slice of op(A), consumer `cw`'s
-    /// 64 rows of an MN-major f32 tile at `a` (boxes of 32 rows × 32 k, k-rows of 128 bytes,
-    /// 128-byte swizzle: element (k, c) of box j at j·4096 + k·128 + ((c/4 ⊕ k%8)·16) + (c%4)·4).
+    /// 64 rows of an MN-major f32 tile at `a` (boxes of 32 rows × 32 k, [`mn_box_offset`]).
     #[inline(always)]
     fn rega_fragments(a: u32, cw: usize, tid: usize) -> [[f32; 4]; 4] {
         let (warp, lane) = ((tid % 128) / 32, tid % 32);
@@ -275,7 +281,7 @@ mod device {
                 let row = 64 * cw + 16 * warp + lane / 4 + 8 * (i % 2);
                 let k = 8 * kk + lane % 4 + 4 * (i / 2);
                 let (j, c) = (row / 32, row % 32);
-                let at = a + (j * 32 * WG_ROW_BYTES + k * WG_ROW_BYTES + (((c / 4) ^ (k % 8)) * 16) + (c % 4) * 4) as u32;
+                let at = a + (j * 32 * WG_ROW_BYTES + mn_box_offset(k, c)) as u32;
                 // SAFETY: inside the landed tile (64·CONS rows of 32 k).
                 f[kk][i] = unsafe { ld_shared_f32(at) };
             });
@@ -295,7 +301,7 @@ mod device {
         #[inline(always)]
         unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
             // SAFETY: forwarded (the x3 kernels are K-major only).
-            unsafe { wgmma_tf32::<NACC>(d, da, db) }
+            unsafe { Tf32::mma::<TA, TB, NACC>(d, da, db) }
         }
     }
 
@@ -422,7 +428,7 @@ mod device {
                     let mut v = [0f32; 4];
                     unroll!(i in [0, 1, 2, 3] {
                         let k = 4 * k4 + i;
-                        let at = src + (j * BOX * WG_ROW_BYTES + k * WG_ROW_BYTES + (((c / 4) ^ (k % 8)) * 16) + (c % 4) * 4) as u32;
+                        let at = src + (j * BOX * WG_ROW_BYTES + mn_box_offset(k, c)) as u32;
                         // SAFETY: inside the landed scratch tile.
                         v[i] = unsafe { ld_shared_f32(at) };
                     });
@@ -596,32 +602,23 @@ mod device {
                         // the wait below.
                         unsafe { K::mma_rega::<NACC>(&mut d, &f[kk], step_desc::<K>(false, b_base, kk)) };
                     }
-                    wgmma_commit();
-                    // The fragments' registers and the stage are free once the group is done;
-                    // the other block on the multiprocessor keeps the tensor cores busy.
-                    wgmma_wait::<0>();
-                    if tid % 128 == 0 {
-                        // SAFETY: initialized barrier.
-                        unsafe { mbarrier_arrive(empty(kt % STAGES)) };
+                } else {
+                    wgmma_fence();
+                    for kk in 0..K::BK / K::KSTEP {
+                        // SAFETY: stage s is full; the whole warpgroup runs this.
+                        unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), step_desc::<K>(tb_smem, b_base, kk)) };
                     }
-                    kt += 1;
-                    if kt >= ktiles {
-                        break;
-                    }
-                    continue;
-                }
-                wgmma_fence();
-                for kk in 0..K::BK / K::KSTEP {
-                    // SAFETY: stage s is full; the whole warpgroup runs this.
-                    unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), step_desc::<K>(tb_smem, b_base, kk)) };
                 }
                 wgmma_commit();
-                if K::PROMOTE {
-                    // This slice's sum into f32, a fresh accumulator for the next; its stage
-                    // is free at once (the other block on the multiprocessor keeps the
-                    // tensor cores busy meanwhile).
+                if K::PROMOTE || K::REGA {
+                    // Wait for this slice's group: its accumulators go into the f32 sums and a
+                    // fresh accumulator starts the next (PROMOTE), or the fragments' registers
+                    // are free (REGA); its stage is free at once. The other block on the
+                    // multiprocessor keeps the tensor cores busy meanwhile.
                     wgmma_wait::<0>();
-                    unroll_acc(&mut sum, &mut d);
+                    if K::PROMOTE {
+                        unroll_acc(&mut sum, &mut d);
+                    }
                     if tid % 128 == 0 {
                         // SAFETY: initialized barrier.
                         unsafe { mbarrier_arrive(empty(kt % STAGES)) };

@@ -531,6 +531,16 @@ struct WgmmaKernel {
     launch: WgmmaGemm,
 }
 
+impl WgmmaKernel {
+    /// `MissingKernel` unless the loaded PTX has this kernel (sm_90a).
+    fn require(&self, gpu: &Gpu) -> Result<()> {
+        if gpu.supports(self.info) {
+            return Ok(());
+        }
+        Err(crate::Error::MissingKernel { name: self.info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" })
+    }
+}
+
 /// The TF32 `wgmma` kernel (x·Wᵀ operands, k-major) on the 128×256, 64×128 or 64×64 tile.
 fn wgmma_tf32(tile: kernels::matmul::WgTile) -> WgmmaKernel {
     wgmma_tf32_layout(tile, false, false).0
@@ -1153,22 +1163,31 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
             // Stored k×outer: the kernel's producers transpose its tiles in shared memory.
             TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize }
         } else {
-            let (tile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
-            let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(tile), k.div_ceil(tile), (1, 1))?;
-            cfg.block = crate::launch::Dim3::x(threads);
-            let cfg = cfg.with_shared_mem((tile * (tile + 1) * 4) as u32);
-            let (dst, ld, outer64, k64) = (buffer, padded as u64, outer as u64, k as u64);
-            // SAFETY: (src, os, ks, outer, k, dst, ld): the strides address only inside the
-            // operand (checked shapes); dst has outer·ld floats left in the staging buffer.
-            unsafe { km::gemm_stage_kmajor_f32(gpu, cfg, ptr as *const f32, os, ks, outer64, k64, dst as *mut f32, ld)? };
+            let staged = stage_kmajor_f32(gpu, (ptr, os, ks), outer, k, buffer)?;
             buffer += (outer * padded * 4) as u64;
-            TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded }
+            staged
         });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
     let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
-    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32 };
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, transposes: true, swap: false };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
+}
+
+/// Copies an f32 operand (outer×k, strides `os` along outer and `ks` along k) k-contiguous into
+/// rows of k padded to a multiple of 4 at `dst` (`gemm_stage_kmajor_f32`; `dst` has
+/// outer·padded floats of a staging buffer), and returns it as the copy engine sees it.
+fn stage_kmajor_f32(gpu: &Gpu, (ptr, os, ks): (u64, u64, u64), outer: usize, k: usize, dst: u64) -> Result<TmaMatrix> {
+    use kernels::matmul as km;
+    let padded = k.next_multiple_of(4);
+    let (tile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
+    let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(tile), k.div_ceil(tile), (1, 1))?;
+    cfg.block = crate::launch::Dim3::x(threads);
+    let cfg = cfg.with_shared_mem((tile * (tile + 1) * 4) as u32);
+    // SAFETY: (src, os, ks, outer, k, dst, ld): the strides address only inside the operand
+    // (the caller's checked shapes); dst has outer·padded floats in the staging buffer.
+    unsafe { km::gemm_stage_kmajor_f32(gpu, cfg, ptr as *const f32, os, ks, outer as u64, k as u64, dst as *mut f32, padded as u64)? };
+    Ok(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded })
 }
 
 /// [`GemmKernel::Tf32WgmmaRegA`] (checked applicable): the MN-major operand is the kernel's
@@ -1181,49 +1200,30 @@ fn launch_tf32_rega(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     let tile = km::WG_NARROW;
     let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: "Tf32WgmmaRegA: no MN-major operand".into() })?;
     let swap = form.swap;
-    let (kernel, info): (WgmmaGemm, _) = if swap {
-        (km::gemm_wgmma_tf32_kn_rega_64x128, &km::GEMM_WGMMA_TF32_KN_REGA_64X128)
+    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let kernel = if swap {
+        k_(&km::GEMM_WGMMA_TF32_KN_REGA_64X128, km::gemm_wgmma_tf32_kn_rega_64x128)
     } else {
-        (km::gemm_wgmma_tf32_mk_rega_64x128, &km::GEMM_WGMMA_TF32_MK_REGA_64X128)
+        k_(&km::GEMM_WGMMA_TF32_MK_REGA_64X128, km::gemm_wgmma_tf32_mk_rega_64x128)
     };
-    if !gpu.supports(info) {
-        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
-    }
-    // The register operand: MN-major (stored k×outer), boxes of 32 × a slice; the other
-    // K-major (outer×k), boxes of a slice × the tile's rows of it.
+    // Before any staging pass.
+    kernel.require(gpu)?;
+    // The register operand: MN-major (stored k×outer); the other k-contiguous (outer×k), as it
+    // is or staged.
     let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
     let kmajor = |ptr, os: u64, ks: u64, outer: usize| -> Result<TmaMatrix> {
         if form.staged == 0 {
             return Ok(TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize });
         }
-        let padded = k.next_multiple_of(4);
-        let dst = gpu.staging_buffer(outer * padded)?;
-        let (stile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
-        let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(stile), k.div_ceil(stile), (1, 1))?;
-        cfg.block = crate::launch::Dim3::x(threads);
-        let cfg = cfg.with_shared_mem((stile * (stile + 1) * 4) as u32);
-        // SAFETY: (src, os, ks, outer, k, dst, ld): the strides address only inside the operand
-        // (checked shapes); dst has outer·padded floats in the staging buffer.
-        unsafe { km::gemm_stage_kmajor_f32(gpu, cfg, ptr as *const f32, os, ks, outer as u64, k as u64, dst as *mut f32, padded as u64)? };
-        Ok(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded })
+        stage_kmajor_f32(gpu, (ptr, os, ks), outer, k, gpu.staging_buffer(form.staged)?)
     };
-    let (rega, other, (dm, dn)) = if swap {
-        (mn(x.b, params.b_row_stride, n), kmajor(x.a, params.a_row_stride, params.a_col_stride, m)?, (n, m))
+    let (a, b) = if swap {
+        (mn(x.b, params.b_row_stride, n), kmajor(x.a, params.a_row_stride, params.a_col_stride, m)?)
     } else {
-        (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, params.b_row_stride, n)?, (m, n))
+        (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, params.b_row_stride, n)?)
     };
-    let map_a = rega.tiled("gemm", (km::WG_ROW_BYTES / 4) as u32, km::WG_BK_TF32 as u32)?;
-    let map_b = other.tiled("gemm", km::WG_BK_TF32 as u32, tile.bn as u32)?;
-    let mut cfg = tile_grid(info.name, dm, dn, (tile.bm(), tile.bn), tile.threads(), tile.shared())?;
-    cfg.grid.z = params.splits;
-    cfg = cfg.with_overlap();
-    if params.cluster != 0 {
-        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(1, 1, params.cluster));
-    }
-    // SAFETY: (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams) as the kernel takes them;
-    // the maps describe the operands exactly (the copy engine zero-fills outside them), the
-    // shapes were checked, and the kernel bounds-checks C.
-    unsafe { kernel(gpu, cfg, map_a, map_b, x.c as *mut f32, x.bias as *const f32, params) }
+    let wg = WgmmaOperands { a, a_mn: true, b, b_mn: false, bk: km::WG_BK_TF32, transposes: false, swap };
+    launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
 /// [`GemmKernel::Tf32x3Wgmma`]: both operands staged as [head | tail] rows (`k` their own
@@ -1236,9 +1236,7 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
         t if t == km::WG_MID => k3(&km::GEMM_WGMMA_TF32X3_KK_128X128, km::gemm_wgmma_tf32x3_kk_128x128),
         t => wgmma_tf32(t),
     };
-    if !gpu.supports(kernel.info) {
-        return Err(crate::Error::MissingKernel { name: kernel.info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
-    }
+    kernel.require(gpu)?;
     let (m, n) = (params.m as usize, params.n as usize);
     let kp = params.x3_slices as usize * km::WG_BK_TF32;
     let ld = 2 * kp;
@@ -1258,7 +1256,7 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
         *slot = Some(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: ld, ld });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were staged") };
-    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32 };
+    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32, transposes: false, swap: false };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
@@ -1579,7 +1577,8 @@ fn run_bf16_plan(
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
-            let wg = WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16 };
+            let wg =
+                WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16, transposes: false, swap: false };
             return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16(ta, tb, tile), tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
@@ -1625,6 +1624,12 @@ struct WgmmaOperands {
     b: TmaMatrix,
     b_mn: bool,
     bk: usize,
+    /// The kernel transposes its MN-major operands in shared memory (the TF32 tiles'
+    /// producers; their scratch slots count in its shared memory).
+    transposes: bool,
+    /// The kernel computes tiles of Cᵀ = op(B)ᵀ·op(A)ᵀ (`a` and `b` are op(B)ᵀ's and op(A)ᵀ's
+    /// maps): its grid covers n×m.
+    swap: bool,
 }
 
 /// Builds the tensor maps (boxes of one stage's tile: 64 elements of m or n by `bk` of k for an
@@ -1642,19 +1647,18 @@ fn launch_wgmma(
     params: GemmParams,
 ) -> Result<()> {
     use kernels::matmul as km;
+    kernel.require(gpu)?;
     let WgmmaKernel { info, launch } = kernel;
-    if !gpu.supports(info) {
-        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
-    }
     // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32) and a stage's k deep.
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
         if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
     };
     let map_a = map(&x.a, x.a_mn, tile.bm())?;
     let map_b = map(&x.b, x.b_mn, tile.bn)?;
-    // TF32 kernels transpose their MN-major operands in shared memory (scratch slots).
-    let shared = if x.a.element == TmaElement::F32 { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
-    let mut cfg = tile_grid(info.name, params.m as usize, params.n as usize, (tile.bm(), tile.bn), tile.threads(), shared)?;
+    let shared = if x.transposes { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
+    let (m, n) = (params.m as usize, params.n as usize);
+    let (rows, cols) = if x.swap { (n, m) } else { (m, n) };
+    let mut cfg = tile_grid(info.name, rows, cols, (tile.bm(), tile.bn), tile.threads(), shared)?;
     cfg.grid.z = params.splits;
     // The wgmma kernels wait for the previous grid after their prologue
     // (`grid_dependency_wait`), so they may start while it finishes.
