@@ -383,9 +383,10 @@ pub fn register(s: &mut Suite) {
         }
     }
     // The short-k kernels (k ≤ 32), f32 and bf16, every layout: k from 1 to 32, odd m and n (a
-    // partial block and quad), one block and many.
+    // partial block and quad), one block and many, C rows of a multiple of 4 floats (16-byte
+    // quads) and not.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for (m, k, n) in [(1, 1, 1), (33, 7, 129), (4670, 6, 94), (322, 12, 4203), (31, 32, 5), (64, 17, 257), (5, 3, 2000)] {
+        for (m, k, n) in [(1, 1, 1), (33, 7, 129), (4670, 6, 94), (322, 12, 4203), (31, 32, 5), (64, 17, 257), (5, 3, 2000), (130, 10, 1024), (71, 31, 516)] {
             s.gpu(format!("gemm::ShortK::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 let tol = GemmTol::of(GemmKernel::ShortK);
                 check_gemm(g, rng, GemmKernel::ShortK, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;

@@ -53,17 +53,32 @@ struct Bf16Source {
 impl TileSource for Bf16Source {
     #[inline(always)]
     unsafe fn get(&self, o: usize, q: usize) -> f32 {
-        if o < self.outer && q < self.k {
+        // Widened after the guard, not inside it: widened inside, each guarded load was waited
+        // for before the next was issued (the short-k kernel's bf16 form stalled on its loads,
+        // 50 µs for 4096×4096×10 against 33 for f32 inputs; H100, docs/runs/2026-11-24-h100-s12/e5).
+        let bits = if o < self.outer && q < self.k {
             // SAFETY: inside the matrix.
-            f32::from_bits(u32::from(unsafe { *self.ptr.add(o * self.os + q * self.ks) }) << 16)
+            unsafe { *self.ptr.add(o * self.os + q * self.ks) }
         } else {
-            0.0
-        }
+            0
+        };
+        f32::from_bits(opaque_u32(u32::from(bits)) << 16)
     }
     #[inline(always)]
     fn k_contig(&self) -> bool {
         self.ks == 1
     }
+}
+
+/// `x`, hidden from the optimizer: a value chosen by a guard stays a choice (LLVM otherwise
+/// moves the operation applied to it into the guarded branch, see `Bf16Source::get`).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn opaque_u32(x: u32) -> u32 {
+    let r: u32;
+    // SAFETY: a register move.
+    unsafe { core::arch::asm!("mov.b32 {r}, {x};", r = out(reg32) r, x = in(reg32) x, options(pure, nomem, nostack)) };
+    r
 }
 
 /// The body of the shared-memory tile kernels (see [`gemm_smem_f32`]).
@@ -139,82 +154,144 @@ pub unsafe fn gemm_smem_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *c
 
 /// Longest k of the short-k kernels (`gemm_shortk_f32`): one staged slice.
 pub const SHORTK_MAX: usize = 32;
-/// Rows of C per block of the short-k kernels (8 warps × 4).
-pub const SHORTK_BM: usize = 32;
+/// Rows of C per block of the short-k kernels (8 warps × 8 rows).
+pub const SHORTK_BM: usize = 64;
 /// Columns of C per block of the short-k kernels (32 lanes × 4 columns).
 pub const SHORTK_BN: usize = 128;
 /// Threads per block of the short-k kernels.
 pub const SHORTK_THREADS: u32 = 256;
-/// Row pitch of the staged op(B) slice (k-rows of `SHORTK_BN` floats, padded so a warp storing
-/// along k spreads over 8 banks).
+/// Rows of C per thread of the short-k kernels (consecutive: a warp stores one row per
+/// instruction).
 #[cfg(target_arch = "nvptx64")]
+const SHORTK_ROWS: usize = SHORTK_BM / (SHORTK_THREADS as usize / 32);
+/// Row pitch of the staged op(A)ᵀ slice (k-rows of `SHORTK_BM` floats, padded so a warp
+/// storing along k spreads over 8 banks and each thread's 8 rows stay 16-byte aligned).
+const SHORTK_A_PITCH: usize = SHORTK_BM + 4;
+/// Row pitch of the staged op(B) slice (k-rows of `SHORTK_BN` floats, padded as above).
 const SHORTK_B_PITCH: usize = SHORTK_BN + 4;
-/// Dynamic shared memory of the short-k kernels: op(A)'s 32×k rows and op(B)'s k×128 slice.
-pub const SHORTK_SHARED: u32 = ((SHORTK_BM * (SHORTK_MAX + 1) + SHORTK_MAX * (SHORTK_BN + 4)) * 4) as u32;
+/// Dynamic shared memory of the short-k kernels: op(A)ᵀ's k×64 and op(B)'s k×128 slices.
+pub const SHORTK_SHARED: u32 = ((SHORTK_MAX * (SHORTK_A_PITCH + SHORTK_B_PITCH)) * 4) as u32;
 
-/// The body of the short-k kernels: the block stages op(A)'s 32 rows and op(B)'s 128 columns
-/// over all of k (at most 32) once, reading each along its contiguous direction, and every
-/// thread adds up its 4×4 outputs from shared memory and stores them.
+/// The body of the short-k kernels: the block stages op(A)'s 64 rows (transposed) and op(B)'s
+/// 128 columns over all of k (at most 32) once, every element load issued before the first is
+/// stored (constant trip counts: the slices are staged `SHORTK_MAX` deep, zero past k), and
+/// every thread adds up its 8×4 outputs from shared memory and stores them. Per k step a thread
+/// reads its 8 rows of op(A) as two 16-byte broadcasts and its 4 columns of op(B) as one 16-byte
+/// load for 32 FMAs. The first form (4×4 outputs per thread, one float per load and per store,
+/// each staged element loaded and stored in turn) wrote 4096×4096×10 in 51 µs; this one in
+/// 34.6 (f32 inputs) and 34.9 (bf16; H100, docs/runs/2026-11-24-h100-s12/e2, e6).
+///
+/// `QUADS`: lane l holds columns 4l..4l+4 and stores them as one 16-byte quad (C's rows and
+/// base 16-byte aligned); otherwise columns l, l + 32, l + 64, l + 96, a warp's 32 adjacent
+/// floats per store whatever C's row stride (quads per lane fall back to four strided stores
+/// each when n is not a multiple of 4: 322×4203×12 took 12.9 µs).
 ///
 /// # Safety
 /// As [`gemm_shortk_f32`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn shortk_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
-    const PA: usize = SHORTK_MAX + 1;
+unsafe fn shortk_tiles<const QUADS: bool>(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
+    use crate::vector::F32x4;
+    const { assert!(SHORTK_ROWS == 8 && SHORTK_BN == 4 * 32) };
     let k = p.k as usize;
     let tid = thread::thread_idx_x() as usize;
-    let (cq, rg) = (tid % 32, tid / 32);
+    let (lane, warp) = (tid % 32, tid / 32);
     let row0 = thread::block_idx_y() as usize * SHORTK_BM;
     let col0 = thread::block_idx_x() as usize * SHORTK_BN;
-    let sa = crate::shared::dynamic_shared::<f32>(); // sa[r·PA + q] = op(A)(row0 + r, q)
+    let sa = crate::shared::dynamic_shared::<f32>(); // sa[q·PA + r] = op(A)(row0 + r, q)
     // SAFETY: the launch gives SHORTK_SHARED bytes.
-    let sb = unsafe { sa.add(SHORTK_BM * PA) }; // sb[q·PB + x] = op(B)(q, col0 + x)
-    let threads = SHORTK_THREADS as usize;
-    // SAFETY (both loops): every index is inside its slice; global reads are bounds-checked.
-    let mut i = tid;
-    while i < SHORTK_BM * k {
-        let (r, q) = if opa.k_contig() { (i / k, i % k) } else { (i % SHORTK_BM, i / SHORTK_BM) };
-        unsafe { *sa.add(r * PA + q) = opa.get(row0 + r, q) };
-        i += threads;
-    }
-    let mut i = tid;
-    while i < SHORTK_BN * k {
-        let (x, q) = if opb.k_contig() { (i / k, i % k) } else { (i % SHORTK_BN, i / SHORTK_BN) };
-        unsafe { *sb.add(q * SHORTK_B_PITCH + x) = opb.get(col0 + x, q) };
-        i += threads;
-    }
+    let sb = unsafe { sa.add(SHORTK_MAX * SHORTK_A_PITCH) }; // sb[q·PB + x] = op(B)(q, col0 + x)
+    const T: usize = SHORTK_THREADS as usize;
+    // Element i of a (outer × SHORTK_MAX) slice: along k for a k-contiguous operand, along the
+    // outer index otherwise, so a warp's loads are adjacent in memory either way.
+    let split = |i: usize, outer: usize, k_contig: bool| if k_contig { (i / SHORTK_MAX, i % SHORTK_MAX) } else { (i % outer, i / outer) };
+    const { assert!(SHORTK_BM * SHORTK_MAX == 8 * T && SHORTK_BN * SHORTK_MAX == 16 * T) };
+    let mut a_vals = [0f32; 8];
+    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
+        let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
+        // SAFETY: `get` returns 0 outside the operand.
+        a_vals[j] = unsafe { opa.get(row0 + r, q) };
+    });
+    let mut b_vals = [0f32; 16];
+    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+        let (x, q) = split(tid + j * T, SHORTK_BN, opb.k_contig());
+        // SAFETY: as above.
+        b_vals[j] = unsafe { opb.get(col0 + x, q) };
+    });
+    // SAFETY (both loops): every index is inside its slice.
+    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
+        let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
+        unsafe { *sa.add(q * SHORTK_A_PITCH + r) = a_vals[j] };
+    });
+    unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
+        let (x, q) = split(tid + j * T, SHORTK_BN, opb.k_contig());
+        unsafe { *sb.add(q * SHORTK_B_PITCH + x) = b_vals[j] };
+    });
     thread::sync_threads();
-    // Lane l holds columns l, l + 32, l + 64, l + 96: every store of a warp is 32 adjacent
-    // floats, whatever C's row stride (quads per lane fell back to four strided stores each when
-    // n was not a multiple of 4: 322×4203×12 took 12.9 µs).
-    let mut acc = [[0f32; 4]; 4];
+    let r0 = SHORTK_ROWS * warp;
+    let mut acc = [[0f32; 4]; SHORTK_ROWS];
     for q in 0..k {
-        // SAFETY: inside the staged slices.
-        let (a, b): ([f32; 4], [f32; 4]) =
-            unsafe { (core::array::from_fn(|i| *sa.add((4 * rg + i) * PA + q)), core::array::from_fn(|j| *sb.add(q * SHORTK_B_PITCH + cq + 32 * j))) };
-        unroll!(i in [0, 1, 2, 3] {
+        // SAFETY: inside the staged slices; the quads are 16-byte aligned (pitches and offsets
+        // are multiples of 4 floats, the dynamic shared memory 16-byte aligned).
+        let (a, b) = unsafe {
+            let pa = sa.add(q * SHORTK_A_PITCH + r0) as *const F32x4;
+            let (lo, hi) = (*pa, *pa.add(1));
+            let b = if QUADS {
+                (*(sb.add(q * SHORTK_B_PITCH + 4 * lane) as *const F32x4)).0
+            } else {
+                let pb = sb.add(q * SHORTK_B_PITCH + lane);
+                [*pb, *pb.add(32), *pb.add(64), *pb.add(96)]
+            };
+            ([lo.0[0], lo.0[1], lo.0[2], lo.0[3], hi.0[0], hi.0[1], hi.0[2], hi.0[3]], b)
+        };
+        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
             unroll!(j in [0, 1, 2, 3] {
                 acc[i][j] = fma(a[i], b[j], acc[i][j]);
             });
         });
     }
+    let act = crate::math::Activation::from_code(p.act);
     let (m, n) = (p.m as usize, p.n as usize);
-    unroll!(i in [0, 1, 2, 3] {
-        unroll!(j in [0, 1, 2, 3] {
-            let (row, col) = (row0 + 4 * rg + i, col0 + cq + 32 * j);
-            if row < m && col < n {
-                // SAFETY: (row, col) is inside C.
-                unsafe { super::gemm_epilogue(c, bias, p, row, col, acc[i][j]) };
-            }
-        });
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+        let row = row0 + r0 + i;
+        if QUADS {
+            // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
+            unsafe { super::gemm_epilogue4_with::<false>(c, bias, p, act, row, col0 + 4 * lane, acc[i]) };
+        } else {
+            unroll!(j in [0, 1, 2, 3] {
+                let col = col0 + lane + 32 * j;
+                if row < m && col < n {
+                    // SAFETY: (row, col) is inside C.
+                    unsafe { super::gemm_epilogue(c, bias, p, row, col, acc[i][j]) };
+                }
+            });
+        }
     });
+}
+
+/// Whether the short-k kernels store C as 16-byte quads: C's rows, base and bias 16-byte
+/// aligned.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn shortk_quads(c: *mut f32, bias: *const f32, p: &GemmParams) -> bool {
+    p.ldc % 4 == 0 && c as usize % 16 == 0 && (p.has_bias == 0 || bias as usize % 16 == 0)
+}
+
+/// [`shortk_tiles`] in the store form C allows (one branch per launch, uniform).
+///
+/// # Safety
+/// As [`gemm_shortk_f32`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn shortk(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { if shortk_quads(c, bias, p) { shortk_tiles::<true>(opa, opb, c, bias, p) } else { shortk_tiles::<false>(opa, opb, c, bias, p) } }
 }
 
 /// C = act(α·op(A)·op(B) + bias + β·C) for k ≤ `SHORTK_MAX`: a product that is mostly its
 /// output (an outer product of thin operands, a layer's dY·W over a narrow output layer), so
-/// the kernel is a pass that writes C, a warp's 32 adjacent floats per store, with the operands
-/// staged once.
+/// the kernel is a pass that writes C, a warp's 512 (or 128) adjacent bytes per store, with the
+/// operands staged once.
 ///
 /// # Safety
 /// `a`, `b`, `c` (and `bias` if `p.has_bias != 0`, with n entries) cover every element the
@@ -223,11 +300,12 @@ unsafe fn shortk_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, 
 /// shared memory.
 ///
 /// # Thread mapping
-/// Lane l of warp w → rows 32y + 4w + 0..4, columns 128x + l + 32j (j < 4).
+/// Lane l of warp w → rows 64y + 8w + 0..8, columns 128x + 4l + 0..4 (C 16-byte aligned) or
+/// 128x + l + 32j (j < 4).
 #[kernel]
 pub unsafe fn gemm_shortk_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { shortk_tiles(Operand::a(a, &p), Operand::b(b, &p), c, bias, &p) }
+    unsafe { shortk(Operand::a(a, &p), Operand::b(b, &p), c, bias, &p) }
 }
 
 /// [`gemm_shortk_f32`] with bf16 A and B (widened to f32 exactly).
@@ -243,5 +321,5 @@ pub unsafe fn gemm_shortk_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: 
     let opa = Bf16Source { ptr: a, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: m, k };
     let opb = Bf16Source { ptr: b, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: n, k };
     // SAFETY: forwarded from the caller.
-    unsafe { shortk_tiles(opa, opb, c, bias, &p) }
+    unsafe { shortk(opa, opb, c, bias, &p) }
 }

@@ -184,7 +184,8 @@ pub enum GemmKernel {
     /// 44.5; H100, docs/gemm-sweep.md, tenth pass). Other shapes are an `InvalidArgument`.
     ColDot,
     /// k ≤ 32 (`kernels::matmul::SHORTK_MAX`): a product that is mostly its output. Each block
-    /// stages op(A)'s 32 rows and op(B)'s 128 columns over all of k once and writes C in quads.
+    /// stages op(A)'s 64 rows and op(B)'s 128 columns over all of k once, and each thread
+    /// writes its 8×4 outputs in 16-byte quads.
     /// Longer k is an `InvalidArgument`.
     ShortK,
     /// At most 16 rows or 16 columns of C with a big-contiguous wide operand (op(B)ᵀ for few
@@ -843,7 +844,7 @@ fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
 fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let fits = (1..=SHORTK_AUTO_MAX_K).contains(&k) && m.saturating_mul(n) >= SHORTK_AUTO_MIN_OUTPUTS;
-    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4))
+    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4) || m * n >= SHORTK_AUTO_F32_MIN_OUTPUTS)
 }
 
 /// Longest k for which `Auto`, `Tf32Auto` and BF16 `Auto` run [`GemmKernel::ShortK`] on outputs
@@ -851,6 +852,9 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
 /// tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
 /// 797×346×9: 5.5 against 6.3, 2236×588×4: 4.2 against 8.3; BF16 4670×94×6: 6.1 against 7.8),
 /// and lost from k = 16 (4096×4096×16: 51 against 31-39; H100, docs/runs/2026-11-24-h100-s10/e5).
+/// With 8×4 outputs per thread stored as quads it writes 4096×4096×10 in 34.6 µs (f32 inputs)
+/// and 34.9 (bf16), from 51, and still loses at k = 16 to the BF16 tiles (39.5 against 30.7)
+/// and ties the f32 ones (39.3 against 39.2; docs/runs/2026-11-24-h100-s12/e6).
 pub const SHORTK_AUTO_MAX_K: usize = 12;
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
 /// start sooner (326×6×8: 3.0 µs against 4.8; e5).
@@ -861,6 +865,12 @@ pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
 /// (2236×588×4: 6.9 against 4.2), and with other rows they store one float at a time (4670×94×6:
 /// 7.2 against 6.1; e5).
 pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
+/// Fewest outputs for which FP32 `Auto` runs the short-k kernel at any k up to
+/// [`SHORTK_AUTO_MAX_K`]: a pass that writes C at nearly the rate of the copy engine's tiles
+/// (4096×4096×10: 34.6 µs against 39.4 for `Pipelined`, 2048×4096×10 18.3 against 20.0,
+/// 1024×4096×10 10.2 against 10.6), where below it the 64×64 tiles start sooner (1024×1024×10 and
+/// 256×4096×10: 4.2 against 4.7; H100, docs/runs/2026-11-24-h100-s12/e6).
+pub const SHORTK_AUTO_F32_MIN_OUTPUTS: usize = 1 << 22;
 
 /// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
