@@ -174,12 +174,12 @@ pub const SHORTK_SHARED: u32 = ((SHORTK_MAX * (SHORTK_A_PITCH + SHORTK_B_PITCH))
 
 /// The body of the short-k kernels: the block stages op(A)'s 64 rows (transposed) and op(B)'s
 /// 128 columns over all of k (at most 32) once, every element load issued before the first is
-/// stored (constant trip counts: the slices are staged `SHORTK_MAX` deep, zero past k), and
+/// stored (constant trip counts: the slices are staged 8, 16 or 32 deep, zero past k), and
 /// every thread adds up its 8×4 outputs from shared memory and stores them. Per k step a thread
 /// reads its 8 rows of op(A) as two 16-byte broadcasts and its 4 columns of op(B) as one 16-byte
 /// load for 32 FMAs. The first form (4×4 outputs per thread, one float per load and per store,
 /// each staged element loaded and stored in turn) wrote 4096×4096×10 in 51 µs; this one in
-/// 34.6 (f32 inputs) and 34.9 (bf16; H100, docs/runs/2026-11-24-h100-s12/e2, e6).
+/// 28.4, f32 or bf16 inputs (H100, docs/runs/2026-11-24-h100-s12/e2, e9).
 ///
 /// `QUADS`: lane l holds columns 4l..4l+4 and stores them as one 16-byte quad (C's rows and
 /// base 16-byte aligned); otherwise columns l, l + 32, l + 64, l + 96, a warp's 32 adjacent
@@ -190,7 +190,7 @@ pub const SHORTK_SHARED: u32 = ((SHORTK_MAX * (SHORTK_A_PITCH + SHORTK_B_PITCH))
 /// As [`gemm_shortk_f32`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn shortk_tiles<const QUADS: bool>(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
+unsafe fn shortk_tiles<const QUADS: bool, const D: usize>(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
     use crate::vector::F32x4;
     const { assert!(SHORTK_ROWS == 8 && SHORTK_BN == 4 * 32) };
     let k = p.k as usize;
@@ -202,30 +202,40 @@ unsafe fn shortk_tiles<const QUADS: bool>(opa: impl TileSource, opb: impl TileSo
     // SAFETY: the launch gives SHORTK_SHARED bytes.
     let sb = unsafe { sa.add(SHORTK_MAX * SHORTK_A_PITCH) }; // sb[q·PB + x] = op(B)(q, col0 + x)
     const T: usize = SHORTK_THREADS as usize;
-    // Element i of a (outer × SHORTK_MAX) slice: along k for a k-contiguous operand, along the
-    // outer index otherwise, so a warp's loads are adjacent in memory either way.
-    let split = |i: usize, outer: usize, k_contig: bool| if k_contig { (i / SHORTK_MAX, i % SHORTK_MAX) } else { (i % outer, i / outer) };
-    const { assert!(SHORTK_BM * SHORTK_MAX == 8 * T && SHORTK_BN * SHORTK_MAX == 16 * T) };
+    // Element i of an (outer × D) slice: along k for a k-contiguous operand, along the outer
+    // index otherwise, so a warp's loads are adjacent in memory either way. The slices are
+    // staged D ≥ k deep (8, 16 or 32: fewer loads per thread for shorter k), zero past k.
+    let split = |i: usize, outer: usize, k_contig: bool| if k_contig { (i / D, i % D) } else { (i % outer, i / outer) };
+    const { assert!(D <= SHORTK_MAX && SHORTK_BM * SHORTK_MAX == 8 * T && SHORTK_BN * SHORTK_MAX == 16 * T) };
+    let (a_loads, b_loads) = (SHORTK_BM * D / T, SHORTK_BN * D / T);
     let mut a_vals = [0f32; 8];
     unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
-        let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
-        // SAFETY: `get` returns 0 outside the operand.
-        a_vals[j] = unsafe { opa.get(row0 + r, q) };
+        if j < a_loads {
+            let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
+            // SAFETY: `get` returns 0 outside the operand.
+            a_vals[j] = unsafe { opa.get(row0 + r, q) };
+        }
     });
     let mut b_vals = [0f32; 16];
     unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
-        let (x, q) = split(tid + j * T, SHORTK_BN, opb.k_contig());
-        // SAFETY: as above.
-        b_vals[j] = unsafe { opb.get(col0 + x, q) };
+        if j < b_loads {
+            let (x, q) = split(tid + j * T, SHORTK_BN, opb.k_contig());
+            // SAFETY: as above.
+            b_vals[j] = unsafe { opb.get(col0 + x, q) };
+        }
     });
     // SAFETY (both loops): every index is inside its slice.
     unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
-        let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
-        unsafe { *sa.add(q * SHORTK_A_PITCH + r) = a_vals[j] };
+        if j < a_loads {
+            let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
+            unsafe { *sa.add(q * SHORTK_A_PITCH + r) = a_vals[j] };
+        }
     });
     unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] {
-        let (x, q) = split(tid + j * T, SHORTK_BN, opb.k_contig());
-        unsafe { *sb.add(q * SHORTK_B_PITCH + x) = b_vals[j] };
+        if j < b_loads {
+            let (x, q) = split(tid + j * T, SHORTK_BN, opb.k_contig());
+            unsafe { *sb.add(q * SHORTK_B_PITCH + x) = b_vals[j] };
+        }
     });
     thread::sync_threads();
     let r0 = SHORTK_ROWS * warp;
@@ -277,15 +287,28 @@ fn shortk_quads(c: *mut f32, bias: *const f32, p: &GemmParams) -> bool {
     p.ldc % 4 == 0 && c as usize % 16 == 0 && (p.has_bias == 0 || bias as usize % 16 == 0)
 }
 
-/// [`shortk_tiles`] in the store form C allows (one branch per launch, uniform).
+/// [`shortk_tiles`] in the store form C allows and with the staging depth k needs (uniform
+/// branches, once per launch). Staged 32 deep whatever k, a thread issued 24 loads before its
+/// first product and small launches slowed down (4670×94×6: 4.0 → 5.9 µs, 188×2323×3 3.4 →
+/// 5.6; H100, docs/runs/2026-11-24-h100-s12/r1).
 ///
 /// # Safety
 /// As [`gemm_shortk_f32`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 unsafe fn shortk(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
-    // SAFETY: forwarded from the caller.
-    unsafe { if shortk_quads(c, bias, p) { shortk_tiles::<true>(opa, opb, c, bias, p) } else { shortk_tiles::<false>(opa, opb, c, bias, p) } }
+    let quads = shortk_quads(c, bias, p);
+    // SAFETY: forwarded from the caller (k ≤ SHORTK_MAX, so k ≤ D in every branch).
+    unsafe {
+        match (quads, p.k) {
+            (true, 0..=8) => shortk_tiles::<true, 8>(opa, opb, c, bias, p),
+            (true, 9..=16) => shortk_tiles::<true, 16>(opa, opb, c, bias, p),
+            (true, _) => shortk_tiles::<true, SHORTK_MAX>(opa, opb, c, bias, p),
+            (false, 0..=8) => shortk_tiles::<false, 8>(opa, opb, c, bias, p),
+            (false, 9..=16) => shortk_tiles::<false, 16>(opa, opb, c, bias, p),
+            (false, _) => shortk_tiles::<false, SHORTK_MAX>(opa, opb, c, bias, p),
+        }
+    }
 }
 
 /// C = act(α·op(A)·op(B) + bias + β·C) for k ≤ `SHORTK_MAX`: a product that is mostly its

@@ -852,9 +852,10 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
 /// tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
 /// 797×346×9: 5.5 against 6.3, 2236×588×4: 4.2 against 8.3; BF16 4670×94×6: 6.1 against 7.8),
 /// and lost from k = 16 (4096×4096×16: 51 against 31-39; H100, docs/runs/2026-11-24-h100-s10/e5).
-/// With 8×4 outputs per thread stored as quads it writes 4096×4096×10 in 34.6 µs (f32 inputs)
-/// and 34.9 (bf16), from 51, and still loses at k = 16 to the BF16 tiles (39.5 against 30.7)
-/// and ties the f32 ones (39.3 against 39.2; docs/runs/2026-11-24-h100-s12/e6).
+/// With 8×4 outputs per thread stored as quads, staged as deep as k needs, it writes
+/// 4096×4096×10 in 28.4 µs (f32 or bf16 inputs), from 51 (docs/runs/2026-11-24-h100-s12/e9);
+/// staged 32 deep it lost at k = 16 to the BF16 tiles (39.5 against 30.7) and tied the f32 ones
+/// (39.3 against 39.2; e6).
 pub const SHORTK_AUTO_MAX_K: usize = 12;
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
 /// start sooner (326×6×8: 3.0 µs against 4.8; e5).
@@ -866,11 +867,11 @@ pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
 /// 7.2 against 6.1; e5).
 pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
 /// Fewest outputs for which FP32 `Auto` runs the short-k kernel at any k up to
-/// [`SHORTK_AUTO_MAX_K`]: a pass that writes C at nearly the rate of the copy engine's tiles
-/// (4096×4096×10: 34.6 µs against 39.4 for `Pipelined`, 2048×4096×10 18.3 against 20.0,
-/// 1024×4096×10 10.2 against 10.6), where below it the 64×64 tiles start sooner (1024×1024×10 and
-/// 256×4096×10: 4.2 against 4.7; H100, docs/runs/2026-11-24-h100-s12/e6).
-pub const SHORTK_AUTO_F32_MIN_OUTPUTS: usize = 1 << 22;
+/// [`SHORTK_AUTO_MAX_K`]: a pass that writes C (4096×4096×10: 28.4 µs against 39.4 for
+/// `Pipelined`, 1024×1024×10 3.8 against 4.2 for the 64×64 tiles, 256×4096×10 3.7 against 4.1),
+/// where below it the 64×64 tiles start sooner (797×346×9: 5.0 against 5.3; H100,
+/// docs/runs/2026-11-24-h100-s12/e9).
+pub const SHORTK_AUTO_F32_MIN_OUTPUTS: usize = 1 << 19;
 
 /// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
