@@ -272,8 +272,9 @@ impl GemmKernel {
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
     /// column, reading W once, while that gives a block per multiprocessor ([`warpdot_fills`]).
     /// Products with at most 16 rows or columns run a narrow kernel, a pass over the wide
-    /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ [`SHORTK_AUTO_MAX_K`] on
-    /// larger outputs the short-k kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`];
+    /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ 32 (FP32; TF32
+    /// [`SHORTK_AUTO_TF32_MAX_K`], BF16 [`SHORTK_AUTO_MAX_K`]) on larger outputs the short-k
+    /// kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`];
     /// `Tf32Auto` [`AUTO_SMEM_MAX_K_TF32`]) and at most
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] of its 32×32 tiles per multiprocessor run the
     /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too, up to
@@ -840,15 +841,22 @@ fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
     n.div_ceil(km::WARPDOT_WARPS as usize) * m.div_ceil(km::WARPDOT_ROWS) >= sms
 }
 
-/// Whether the `Auto` rules of a precision run the short-k kernel ([`SHORTK_AUTO_MAX_K`]).
+/// Whether the `Auto` rules of a precision run the short-k kernel ([`SHORTK_AUTO_MAX_K`] and the
+/// constants after it).
 fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let fits = (1..=SHORTK_AUTO_MAX_K).contains(&k) && m.saturating_mul(n) >= SHORTK_AUTO_MIN_OUTPUTS;
+    let max_k = match precision {
+        Precision::F32 => kernels::matmul::SHORTK_MAX,
+        Precision::Tf32 => SHORTK_AUTO_TF32_MAX_K,
+        Precision::Bf16 => SHORTK_AUTO_MAX_K,
+    };
+    let fits = (1..=max_k).contains(&k) && m.saturating_mul(n) >= SHORTK_AUTO_MIN_OUTPUTS;
     fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4) || m * n >= SHORTK_AUTO_F32_MIN_OUTPUTS)
 }
 
-/// Longest k for which `Auto`, `Tf32Auto` and BF16 `Auto` run [`GemmKernel::ShortK`] on outputs
-/// of at least [`SHORTK_AUTO_MIN_OUTPUTS`]: a product that is mostly its output. Against the
+/// Longest k for which BF16 `Auto` runs [`GemmKernel::ShortK`] on outputs of at least
+/// [`SHORTK_AUTO_MIN_OUTPUTS`] (FP32 `Auto` runs it up to `kernels::matmul::SHORTK_MAX`,
+/// `Tf32Auto` up to [`SHORTK_AUTO_TF32_MAX_K`]): a product that is mostly its output. Against the
 /// tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
 /// 797×346×9: 5.5 against 6.3, 2236×588×4: 4.2 against 8.3; BF16 4670×94×6: 6.1 against 7.8),
 /// and lost from k = 16 (4096×4096×16: 51 against 31-39; H100, docs/runs/2026-11-24-h100-s10/e5).
@@ -856,7 +864,14 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
 /// 4096×4096×10 in 28.4 µs (f32 or bf16 inputs), from 51 (docs/runs/2026-11-24-h100-s12/e9);
 /// staged 32 deep it lost at k = 16 to the BF16 tiles (39.5 against 30.7) and tied the f32 ones
 /// (39.3 against 39.2; e6).
+/// At k = 16 and 24 the BF16 `wgmma` tiles still win (4096×4096×16 30.8 µs against 33.3,
+/// 1024×4096×24 9.3 against 13.5); the FP32 tiles lose up to k = 32 (4096×4096×16 33.4 against
+/// 39.5, 8192×4096×32 104.8 against 112.6; docs/runs/2026-11-24-h100-s12/e10).
 pub const SHORTK_AUTO_MAX_K: usize = 12;
+/// Longest k for which `Tf32Auto` runs [`GemmKernel::ShortK`]: it beats the TF32 `wgmma` tiles
+/// at k = 16 (4096×4096×16 33.3 µs against 36.0, 1024×1024×16 4.2 against 5.3) and ties or loses
+/// from k = 24 (1024×4096×24 nn 13.5 against 11.5; H100, docs/runs/2026-11-24-h100-s12/e10).
+pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
 /// start sooner (326×6×8: 3.0 µs against 4.8; e5).
 pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
@@ -1748,6 +1763,22 @@ mod tests {
 
     fn auto(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> GemmKernel {
         GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel
+    }
+
+    #[test]
+    fn short_k_runs_as_far_as_it_wins_per_precision() {
+        let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), 132, true).kernel;
+        let short = GemmKernel::ShortK;
+        // FP32: up to k = 32 from 2^19 outputs; below them the 64×64 tiles (n a multiple of 4).
+        for k in [4, 10, 16, 32] {
+            assert_eq!(auto(4096, 4096, k, false, false), short, "k {k}");
+        }
+        assert_eq!(auto(1024, 1024, 10, true, false), short);
+        assert_ne!(auto(1024, 256, 10, false, false), short);
+        assert_ne!(auto(4096, 4096, 33, false, false), short);
+        // TF32: up to k = 16.
+        assert_eq!(tf32(4096, 4096, 16), short);
+        assert_ne!(tf32(4096, 4096, 24), short);
     }
 
     #[test]
