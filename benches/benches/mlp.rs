@@ -120,28 +120,36 @@ fn breakdown(gpu: &Gpu, batch: usize) -> host::Result<()> {
     }
     add(false, t("softmax_xent", false, &mut || softmax::softmax_cross_entropy(gpu, &ys[2], &labels, 1.0 / batch as f32, &mut dz[2], &mut row_loss))?);
     add(false, t("loss_accumulate", false, &mut || reduce::sum_scaled_accumulate(gpu, &row_loss, &mut acc, 1.0))?);
-    add(false, t("bias_grad_l2", false, &mut || reduce::col_sum(gpu, &dz[2], &mut db[2]))?);
+    // The biases take their SGD step in the kernels that finish db (as the training step does).
+    let mut b: Vec<DeviceVector<f32>> = (0..3).map(|l| DeviceVector::zeros(gpu, SIZES[l + 1])).collect::<host::Result<_>>()?;
+    let lr = hp.lr;
+    add(false, t("bias_grad_step_l2", false, &mut || reduce::col_sum_sgd(gpu, &dz[2], &mut db[2], reduce::BiasSgd { bias: &mut b[2], lr }))?);
     add(true, t("weight_grad_l2", true, &mut || layers[2].weight_grad(gpu, &dz[2], &ys[1], &mut dw[2]))?);
     {
         let (lo, hi) = dz.split_at_mut(2);
         add(true, t("input_grad_l2", true, &mut || layers[2].input_grad(gpu, &hi[0], &mut lo[1]))?);
     }
-    add(false, t("act_backward_bias_grad_l1", false, &mut || reduce::act_backward_col_sum(gpu, &mut dz[1], &ys[1], Activation::Relu, &mut db[1]))?);
+    add(
+        false,
+        t("act_backward_bias_grad_step_l1", false, &mut || {
+            reduce::act_backward_col_sum_sgd(gpu, &mut dz[1], None, &ys[1], Activation::Relu, &mut db[1], reduce::BiasSgd { bias: &mut b[1], lr })
+        })?,
+    );
     add(true, t("weight_grad_l1", true, &mut || layers[1].weight_grad(gpu, &dz[1], &ys[0], &mut dw[1]))?);
     {
         let (lo, hi) = dz.split_at_mut(1);
         add(true, t("input_grad_l1", true, &mut || layers[1].input_grad(gpu, &hi[0], &mut lo[0]))?);
     }
-    add(false, t("act_backward_bias_grad_l0", false, &mut || reduce::act_backward_col_sum(gpu, &mut dz[0], &ys[0], Activation::Relu, &mut db[0]))?);
+    add(
+        false,
+        t("act_backward_bias_grad_step_l0", false, &mut || {
+            reduce::act_backward_col_sum_sgd(gpu, &mut dz[0], None, &ys[0], Activation::Relu, &mut db[0], reduce::BiasSgd { bias: &mut b[0], lr })
+        })?,
+    );
     add(true, t("weight_grad_l0", true, &mut || layers[0].weight_grad(gpu, &dz[0], &x, &mut dw[0]))?);
     for l in 0..3 {
         let (wl, gl) = (&mut w[l], &dw[l]);
         add(false, t(&format!("sgd_w{l}"), false, &mut || optim::sgd_step::<_, _, DeviceMatrix>(gpu, wl, gl, None, hp))?);
-    }
-    for l in 0..3 {
-        let mut b = DeviceVector::zeros(gpu, SIZES[l + 1])?;
-        let g = &db[l];
-        add(false, t(&format!("sgd_b{l}"), false, &mut || optim::sgd_step::<_, _, DeviceVector<f32>>(gpu, &mut b, g, None, hp))?);
     }
     println!("mlp_parts_total,B{batch},gemm {:.4} ms, other {:.4} ms", total[1], total[0]);
     Ok(())

@@ -37,8 +37,10 @@ pub(crate) use kernel_std::warp::{shfl_xor_f32, shfl_xor_u32, warp_max, warp_sum
 /// is `Identity` (then it is not read and may be null); `db` holds `cols` f32, disjoint from the
 /// rest; `dz_bf16` is null or holds `rows·cols` u16, disjoint from the rest (then dZ rounded to
 /// bf16 is written there too: the mixed-precision backward's GEMM input, with no cast pass). With more than one chunk, `ws` holds `strips·chunks·32` f32 and `sem` one zeroed `u32`
-/// per strip (left zeroed). Launched with [`COL_SUM_BLOCK`] and [`COL_SUM_SHARED_BYTES`] of
-/// dynamic shared memory.
+/// per strip (left zeroed). `bias` is null or holds `cols` f32, disjoint from the rest: then
+/// each bias[c] also takes its plain SGD step at rate `lr` ([`crate::optim::sgd_update`]) where
+/// db[c] is written, so a training step needs no launch per bias. Launched with
+/// [`COL_SUM_BLOCK`] and [`COL_SUM_SHARED_BYTES`] of dynamic shared memory.
 ///
 /// # Parameters
 /// `act`: the layer's `Activation` code; its derivative is taken from the output Y.
@@ -62,8 +64,21 @@ pub unsafe fn act_backward_col_sum_f32(
     chunk_rows: usize,
     ws: *mut f32,
     sem: *mut u32,
+    bias: *mut f32,
+    lr: f32,
 ) {
     let act = Activation::from_code(act);
+    // db[c] = g, and the bias's SGD step when asked.
+    let finish = |c: usize, g: f32| {
+        // SAFETY (callers): c < cols; `bias` is null or holds cols f32.
+        unsafe {
+            *db.add(c) = g;
+            if !bias.is_null() {
+                let hp = crate::optim::SgdParams { lr, momentum: 0.0, weight_decay: 0.0 };
+                *bias.add(c) = crate::optim::sgd_update(*bias.add(c), g, 0.0, &hp).0;
+            }
+        }
+    };
     let (tx, ty) = (thread::thread_idx_x() as usize, thread::thread_idx_y() as usize);
     let lanes = thread::block_dim_y() as usize;
     let (strip, chunk, chunks) = (thread::block_idx_x() as usize, thread::block_idx_y() as usize, thread::grid_dim_y() as usize);
@@ -109,8 +124,7 @@ pub unsafe fn act_backward_col_sum_f32(
     };
     if chunks == 1 {
         if ty == 0 && col < cols {
-            // SAFETY: col < cols.
-            unsafe { *db.add(col) = chunk_sum(tile) };
+            finish(col, chunk_sum(tile));
         }
         return;
     }
@@ -137,8 +151,7 @@ pub unsafe fn act_backward_col_sum_f32(
     unsafe { *tile.add(ty * 33 + tx) = s };
     thread::sync_threads();
     if ty == 0 && col < cols {
-        // SAFETY: col < cols.
-        unsafe { *db.add(col) = chunk_sum(tile) };
+        finish(col, chunk_sum(tile));
     }
 }
 

@@ -2,6 +2,7 @@
 //! scaled sum, SGD, Adam, gather) against the CPU reference, on fresh random inputs with every
 //! output poisoned first.
 
+use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::nn::cpu;
 use host::ops::optim::{self, AdamParams, SgdParams};
 use host::ops::{reduce, softmax};
@@ -133,6 +134,56 @@ pub fn register(s: &mut Suite) {
         let mut bad = gpu(DeviceVector::zeros(g, 4))?;
         expect_err("4 outputs for 3 columns", reduce::col_sum(g, &dx, &mut bad), |e| matches!(e, Error::ShapeMismatch { .. }))
     });
+    // The bias step fused into the kernels that finish db: the same db bits as without it, and
+    // b − lr·db by `sgd_update` (one chunk and several; with and without the bf16 dZ copy).
+    for &(rows, cols) in &[(7usize, 33usize), (4099, 37), (256, 1024)] {
+        crate::gpu_shared(s, format!("kernels::col_sum_sgd::{rows}x{cols}"), move |g, rng| {
+            let lr = 0.37f32;
+            let hp = SgdParams { lr, momentum: 0.0, weight_decay: 0.0 };
+            let dy = uniform(rng, rows * cols, -1.0, 1.0);
+            let y: Vec<f32> = uniform(rng, rows * cols, -3.0, 3.0).iter().map(|&v| Activation::Relu.apply(v)).collect();
+            let b0 = uniform(rng, cols, -1.0, 1.0);
+            let dyy = gpu(DeviceMatrix::from_host(g, rows, cols, &y))?;
+            // Without the step: the reference db and dz.
+            let mut dz_ref = gpu(DeviceMatrix::from_host(g, rows, cols, &dy))?;
+            let mut db_ref = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
+            gpu(reduce::act_backward_col_sum(g, &mut dz_ref, &dyy, Activation::Relu, &mut db_ref))?;
+            let (want_dz, want_db) = (gpu(dz_ref.to_host(g))?, gpu(db_ref.to_host(g))?);
+            let want_b: Vec<f32> = b0.iter().zip(&want_db).map(|(&b, &d)| kernels::optim::sgd_update(b, d, 0.0, &hp).0).collect();
+            for with_copy in [false, true] {
+                let what = format!("act_backward_col_sum_sgd {rows}x{cols} bf16 copy {with_copy}");
+                let mut dz = gpu(DeviceMatrix::from_host(g, rows, cols, &dy))?;
+                let mut copy = gpu(DeviceMatrixBf16::from_f32(g, rows, cols, &vec![f32::NAN; rows * cols]))?;
+                let mut db = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
+                let mut b = gpu(DeviceVector::from_host(g, &b0))?;
+                let step = reduce::BiasSgd { bias: &mut b, lr };
+                gpu(reduce::act_backward_col_sum_sgd(g, &mut dz, with_copy.then_some(&mut copy), &dyy, Activation::Relu, &mut db, step))?;
+                integration_tests::assert_bitwise_eq(&format!("{what} dz"), &gpu(dz.to_host(g))?, &want_dz)?;
+                integration_tests::assert_bitwise_eq(&format!("{what} db"), &gpu(db.to_host(g))?, &want_db)?;
+                integration_tests::assert_bitwise_eq(&format!("{what} b"), &gpu(b.to_host(g))?, &want_b)?;
+                if with_copy {
+                    let want_copy: Vec<f32> = want_dz.iter().map(|&v| bf16_to_f32(f32_to_bf16(v))).collect();
+                    integration_tests::assert_bitwise_eq(&format!("{what} bf16 dz"), &gpu(copy.to_f32(g))?, &want_copy)?;
+                }
+            }
+            // col_sum with the step (the output layer's db).
+            let x = gpu(DeviceMatrix::from_host(g, rows, cols, &dy))?;
+            let mut sums = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
+            gpu(reduce::col_sum(g, &x, &mut sums))?;
+            let want_sums = gpu(sums.to_host(g))?;
+            let mut out = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
+            let mut b = gpu(DeviceVector::from_host(g, &b0))?;
+            gpu(reduce::col_sum_sgd(g, &x, &mut out, reduce::BiasSgd { bias: &mut b, lr }))?;
+            integration_tests::assert_bitwise_eq("col_sum_sgd sums", &gpu(out.to_host(g))?, &want_sums)?;
+            let want_b: Vec<f32> = b0.iter().zip(&want_sums).map(|(&b, &d)| kernels::optim::sgd_update(b, d, 0.0, &hp).0).collect();
+            integration_tests::assert_bitwise_eq("col_sum_sgd b", &gpu(b.to_host(g))?, &want_b)?;
+            // A bias of the wrong length is a shape error, and nothing is written.
+            let mut short = gpu(DeviceVector::from_host(g, &b0[..cols - 1]))?;
+            expect_err("bias of cols − 1", reduce::col_sum_sgd(g, &x, &mut out, reduce::BiasSgd { bias: &mut short, lr }), |e| {
+                matches!(e, Error::ShapeMismatch { .. })
+            })
+        });
+    }
     // Tall matrices are summed in row chunks by many blocks; the chunks' sums are added in a
     // fixed order, so a second run gives the same bits.
     for &(rows, cols) in &[(4099usize, 10usize), (8192, 1000)] {

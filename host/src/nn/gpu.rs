@@ -574,16 +574,23 @@ impl Trainer {
         let scale = 1.0 / self.loss_rows as f32;
         softmax::softmax_cross_entropy_into(gpu, self.out.logits(), &self.labels, scale, &mut self.dz[nl - 1], self.dz_bf16.last_mut(), &mut self.row_loss)?;
         reduce::sum_scaled_accumulate(gpu, &self.row_loss, &mut self.loss_sum, scale)?;
-        reduce::col_sum(gpu, &self.dz[nl - 1], &mut self.db[nl - 1])?;
         // Plain SGD (no momentum, no weight decay) updates each W inside its weight-gradient
         // GEMM: W = W + (−lr)·dZᵀ·x (β = 1), the same two roundings as `sgd_update`'s
         // w − lr·g, so the same bits, with one launch and one pass over dW fewer per layer (in
-        // the bf16 mode the same epilogue rewrites W's bf16 copy). Not in a data-parallel run,
-        // where dW must be summed over the replicas first.
+        // the bf16 mode the same epilogue rewrites W's bf16 copy); and each b in the kernel that
+        // finishes db (`sgd_update` itself), one launch fewer per layer. Not in a data-parallel
+        // run, where dW and db must be summed over the replicas first.
         let fused = match self.opt {
             Optimizer::Sgd(hp) if hp.momentum == 0.0 && hp.weight_decay == 0.0 && self.comm.is_none() => Some(hp.lr),
             _ => None,
         };
+        match fused {
+            Some(lr) => {
+                let step = reduce::BiasSgd { bias: &mut self.mlp.layers[nl - 1].b, lr };
+                reduce::col_sum_sgd(gpu, &self.dz[nl - 1], &mut self.db[nl - 1], step)?;
+            }
+            None => reduce::col_sum(gpu, &self.dz[nl - 1], &mut self.db[nl - 1])?,
+        }
         for l in (0..nl).rev() {
             if l > 0 {
                 // Before this layer's W changes.
@@ -594,9 +601,13 @@ impl Trainer {
                 };
                 self.mlp.layers[l].input_grad_input(gpu, dz, &mut lower[l - 1])?;
                 let act = self.mlp.layers[l - 1].act;
-                match self.dz_bf16.get_mut(l - 1) {
-                    Some(copy) => reduce::act_backward_col_sum_bf16(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
-                    None => reduce::act_backward_col_sum(gpu, &mut lower[l - 1], &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
+                match (self.dz_bf16.get_mut(l - 1), fused) {
+                    (copy, Some(lr)) => {
+                        let step = reduce::BiasSgd { bias: &mut self.mlp.layers[l - 1].b, lr };
+                        reduce::act_backward_col_sum_sgd(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1], step)?
+                    }
+                    (Some(copy), None) => reduce::act_backward_col_sum_bf16(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
+                    (None, None) => reduce::act_backward_col_sum(gpu, &mut lower[l - 1], &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
                 }
             }
             let (input, dz) = match (bf16, l) {
@@ -633,12 +644,12 @@ impl Trainer {
             let layer = &mut self.mlp.layers[l];
             let st = &mut self.state[l];
             match self.opt {
+                // Fused: W and b were stepped in the backward pass above.
+                Optimizer::Sgd(_) if fused.is_some() => {}
                 Optimizer::Sgd(hp) => {
-                    if fused.is_none() {
-                        match &mut layer.w_bf16 {
-                            Some(copy) => optim::sgd_step_bf16(gpu, &mut layer.w, copy, &self.dw[l], st.w[0].as_mut(), hp)?,
-                            None => optim::sgd_step(gpu, &mut layer.w, &self.dw[l], st.w[0].as_mut(), hp)?,
-                        }
+                    match &mut layer.w_bf16 {
+                        Some(copy) => optim::sgd_step_bf16(gpu, &mut layer.w, copy, &self.dw[l], st.w[0].as_mut(), hp)?,
+                        None => optim::sgd_step(gpu, &mut layer.w, &self.dw[l], st.w[0].as_mut(), hp)?,
                     }
                     optim::sgd_step(gpu, &mut layer.b, &self.db[l], st.b[0].as_mut(), hp)?;
                 }

@@ -47,7 +47,15 @@ fn launch_col_sum(
     db: &mut DeviceVector<f32>,
     (rows, cols): (usize, usize),
     act: Activation,
+    step: Option<BiasSgd<'_>>,
 ) -> Result<()> {
+    let (bias, lr) = match step {
+        Some(BiasSgd { bias, lr }) => {
+            expect_shape("col_sum", "bias length (= columns)", cols, bias.len())?;
+            (bias.as_mut_ptr(), lr)
+        }
+        None => (std::ptr::null_mut(), 0.0),
+    };
     if cols == 0 {
         return Ok(());
     }
@@ -56,8 +64,48 @@ fn launch_col_sum(
     // SAFETY: the callers check every shape; dz equals dy or is disjoint from it; dz_bf16 is null
     // or a rows·cols bf16 matrix; db is disjoint;
     // with more than one chunk, the stream's counters and workspace hold a counter per strip
-    // and a slot per strip, chunk and column (`col_sum_chunks`), used in stream order.
-    unsafe { k::act_backward_col_sum_f32(gpu, cfg, dy, y, dz, dz_bf16, db, rows, cols, act as u32, chunk_rows, ws as *mut f32, sem as *mut u32) }
+    // and a slot per strip, chunk and column (`col_sum_chunks`), used in stream order; `bias` is
+    // null or a separate vector of cols f32 (checked above).
+    unsafe { k::act_backward_col_sum_f32(gpu, cfg, dy, y, dz, dz_bf16, db, rows, cols, act as u32, chunk_rows, ws as *mut f32, sem as *mut u32, bias, lr) }
+}
+
+/// A bias's plain SGD step (b ← b − lr·db, [`kernels::optim::sgd_update`]'s bits) taken by the
+/// kernel that finishes db: a training step with plain SGD then needs no launch per bias.
+pub struct BiasSgd<'a> {
+    pub bias: &'a mut DeviceVector<f32>,
+    pub lr: f32,
+}
+
+/// [`act_backward_col_sum`] (and, with `dz_bf16`, [`act_backward_col_sum_bf16`]) that also
+/// takes the bias's SGD step from the finished db.
+pub fn act_backward_col_sum_sgd(
+    gpu: &Gpu,
+    dz: &mut DeviceMatrix,
+    dz_bf16: Option<&mut DeviceMatrixBf16>,
+    y: &DeviceMatrix,
+    act: Activation,
+    db: &mut DeviceVector<f32>,
+    step: BiasSgd<'_>,
+) -> Result<()> {
+    expect_shape("act_backward_col_sum", "Y shape (= dY shape)", dz.shape(), y.shape())?;
+    expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
+    let copy = match dz_bf16 {
+        Some(c) => {
+            expect_shape("act_backward_col_sum", "bf16 dz shape", dz.shape(), c.shape())?;
+            c.as_mut_ptr()
+        }
+        None => std::ptr::null_mut(),
+    };
+    let shape = dz.shape();
+    let p = dz.as_mut_ptr();
+    launch_col_sum(gpu, p, y.as_ptr(), (p, copy), db, shape, act, Some(step))
+}
+
+/// [`col_sum`] that also takes the bias's SGD step from the finished sums.
+pub fn col_sum_sgd(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>, step: BiasSgd<'_>) -> Result<()> {
+    expect_shape("col_sum", "output length (= columns)", x.cols(), out.len())?;
+    let p = x.as_ptr();
+    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity, Some(step))
 }
 
 /// In place: dz ← dz ⊙ act'(y) (dz holds dY on entry), and db[c] = Σ_r dz[r, c] of the result.
@@ -67,7 +115,7 @@ pub fn act_backward_col_sum(gpu: &Gpu, dz: &mut DeviceMatrix, y: &DeviceMatrix, 
     expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
     let shape = dz.shape();
     let p = dz.as_mut_ptr();
-    launch_col_sum(gpu, p, y.as_ptr(), (p, std::ptr::null_mut()), db, shape, act)
+    launch_col_sum(gpu, p, y.as_ptr(), (p, std::ptr::null_mut()), db, shape, act, None)
 }
 
 /// [`act_backward_col_sum`] that also writes the resulting dz rounded to bf16 into `dz_bf16` in
@@ -85,7 +133,7 @@ pub fn act_backward_col_sum_bf16(
     expect_shape("act_backward_col_sum", "bf16 dz shape", dz.shape(), dz_bf16.shape())?;
     let shape = dz.shape();
     let p = dz.as_mut_ptr();
-    launch_col_sum(gpu, p, y.as_ptr(), (p, dz_bf16.as_mut_ptr()), db, shape, act)
+    launch_col_sum(gpu, p, y.as_ptr(), (p, dz_bf16.as_mut_ptr()), db, shape, act, None)
 }
 
 /// out[c] = Σ_r x[r, c] (a bias gradient from dZ); rows = 0 gives zeros.
@@ -93,7 +141,7 @@ pub fn col_sum(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>) -> Resu
     expect_shape("col_sum", "output length (= columns)", x.cols(), out.len())?;
     let p = x.as_ptr();
     // The kernel writes dz only when it differs from dy or act is not Identity: x is only read.
-    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity)
+    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity, None)
 }
 
 /// acc[0] += scale·Σ x.
