@@ -11,13 +11,8 @@ use {
 
 /// Tile edge (and block edge) of `gemm_smem_f32`.
 pub const SMEM_TILE: usize = 32;
-/// Row pitch (floats) of the staged op(B) tile of `gemm_smem_f32`: one more than a tile row, so
-/// a warp storing down a column spreads over all banks.
-#[cfg(target_arch = "nvptx64")]
-const SMEM_PITCH: usize = SMEM_TILE + 1;
-/// Dynamic shared memory of `gemm_smem_f32`: one tile of op(A) and one of op(B) (rows of
-/// `SMEM_TILE + 1` floats).
-pub const SMEM_TILED_SHARED: u32 = ((SMEM_TILE * SMEM_TILE + SMEM_TILE * (SMEM_TILE + 1)) * 4) as u32;
+/// Dynamic shared memory of `gemm_smem_f32`: one tile of op(A) and one of op(B).
+pub const SMEM_TILED_SHARED: u32 = (2 * SMEM_TILE * SMEM_TILE * 4) as u32;
 
 /// An operand element source of the shared-memory tiles: element (o, q) of op(X) as f32, zero
 /// outside the matrix.
@@ -98,44 +93,21 @@ unsafe fn smem_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bi
     let row = thread::block_idx_y() as usize * T + ty;
     let col = thread::block_idx_x() as usize * T + tx;
     let col0 = thread::block_idx_x() as usize * T;
-    let row0 = thread::block_idx_y() as usize * T;
-    // sa[y·T + (q ^ swz(y))] = op(A)(row0 + y, k0 + q): rows of T floats, the k index XORed
-    // with a multiple of 4 that depends on the row, so a warp storing down a column spreads over
-    // 8 banks while each aligned group of 4 k stays one 16-byte load.
-    let sa = crate::shared::dynamic_shared::<f32>();
-    let swz = |y: usize| (y % 8) * 4;
-    // SAFETY: the launch gives T·T + T·P floats.
-    let sb = unsafe { sa.add(T * T) }; // sb[q·P + x] = op(B)(k0 + q, col0 + x)
-    const P: usize = SMEM_PITCH;
+    let sa = crate::shared::dynamic_shared::<f32>(); // sa[y·T + q] = op(A)(row y, k0 + q)
+    // SAFETY: the launch gives 2·T·T floats.
+    let sb = unsafe { sa.add(T * T) }; // sb[q·T + x] = op(B)(k0 + q, col x)
     let mut acc = 0.0f32;
     let mut k0 = 0;
     while k0 < p.k as usize {
-        // Each warp (one ty, 32 tx) reads 32 adjacent elements of an operand whichever way it
-        // is stored: along k if k-contiguous, else along its rows or columns, stored transposed.
-        // SAFETY: indices < T·T and T·P; global reads are bounds-checked (zero outside).
+        // SAFETY: indices < T·T; global reads are bounds-checked (zero outside).
         unsafe {
-            if opa.k_contig() {
-                *sa.add(ty * T + (tx ^ swz(ty))) = opa.get(row0 + ty, k0 + tx);
-            } else {
-                *sa.add(tx * T + (ty ^ swz(tx))) = opa.get(row0 + tx, k0 + ty);
-            }
-            if opb.k_contig() {
-                *sb.add(tx * P + ty) = opb.get(col0 + ty, k0 + tx);
-            } else {
-                *sb.add(ty * P + tx) = opb.get(col0 + tx, k0 + ty);
-            }
+            *sa.add(ty * T + tx) = opa.get(row, k0 + tx);
+            *sb.add(ty * T + tx) = opb.get(col0 + tx, k0 + ty);
         }
         thread::sync_threads();
-        // A rolled loop (an opaque bound): unrolled, the loads of all 8 groups were hoisted and
-        // took the registers of a second block per multiprocessor.
-        for q4 in 0..super::opaque(T / 4) {
-            // SAFETY: inside the tiles; the group of 4 is 16-byte aligned (T and swz(ty) are
-            // multiples of 4).
-            let a = unsafe { *(sa.add(ty * T + ((4 * q4) ^ swz(ty))) as *const crate::vector::F32x4) };
-            for j in 0..4 {
-                // SAFETY: inside the tile.
-                acc = unsafe { fma(a.0[j], *sb.add((4 * q4 + j) * P + tx), acc) };
-            }
+        for q in 0..T {
+            // SAFETY: inside the tiles.
+            acc = unsafe { fma(*sa.add(ty * T + q), *sb.add(q * T + tx), acc) };
         }
         thread::sync_threads();
         k0 += T;
@@ -154,9 +126,8 @@ unsafe fn smem_tiles(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bi
 /// (⌈n/32⌉, ⌈m/32⌉), `SMEM_TILED_SHARED` bytes of dynamic shared memory.
 ///
 /// # Thread mapping
-/// x → column of C, y → row. Loading, each warp reads 32 adjacent elements of each operand:
-/// thread (x, y) fetches op(A)(row, k0 + x) or, A stored k×m, op(A)(row0 + x, k0 + y); and
-/// op(B)(k0 + y, col) or, B stored n×k, op(B)(k0 + x, col0 + y).
+/// x → column of C, y → row. Loading, thread (x, y) fetches op(A)(row, k0 + x) and
+/// op(B)(k0 + y, col); each warp reads along a row of one tile.
 #[kernel]
 pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
