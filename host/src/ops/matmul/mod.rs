@@ -638,13 +638,15 @@ fn pipelined_fits(m: usize, n: usize, k: usize, sms: usize) -> bool {
 /// 673×159×57, 6308×37×20, 797×346×9, 256×1024×10, 10×1024×128, 128³).
 pub const AUTO_SMEM_MAX_K: usize = 128;
 
-/// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: one wave
-/// of its two resident 1024-thread blocks. Beyond it the 4×4-per-thread 64×64 tiles
-/// ([`GemmKernel::Tile64Fine`]) cover four times the area per block and won: 128×4096×10 (512
-/// tiles) 3.2 against 6.8 µs, 188×2323×3 (438) 5.7 against 6.5; 4670×94×6 (441) lost 7.2
-/// against 6.5 (H100, gemm_plans, docs/runs/2026-11-23-h100-s6/r2). Earlier, with four per
-/// multiprocessor, 1024×1024×10 (1024 tiles) had taken 10.9 µs against 5.4 on the 64×128 tiles.
-pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 2;
+/// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: one block
+/// each. Beyond it the 4×4-per-thread 64×64 tiles ([`GemmKernel::Tile64Fine`]) cover four times
+/// the area per block and win. Between one and two blocks per multiprocessor they won 56 of 60
+/// products timed in four layouts (256×1024×10 3.1 µs against 4.0, 256×1024×128 7.8 against
+/// 10.0–18.2, 1024×160×48 4.7 against 5.8–8.2; 300×700×24 lost, 4.4 against 3.8–4.3; H100,
+/// gemm_plans, docs/runs/2026-11-24-h100-s12/e14); at two waves before that, 128×4096×10 (512
+/// tiles) 3.2 against 6.8 µs (docs/runs/2026-11-23-h100-s6/r2). Below one block per
+/// multiprocessor the shared-memory tiles start sooner (64×1024×10: 2.6 µs against 3.0; s12/e6).
+pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 1;
 
 /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] for `Tf32Auto` and BF16 `Auto`, which have no 4×4 tiles:
 /// two waves. At one, the six sweep products between one and two waves lost to their
@@ -1763,6 +1765,15 @@ mod tests {
 
     fn auto(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> GemmKernel {
         GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel
+    }
+
+    #[test]
+    fn fp32_shared_memory_tiles_only_below_one_block_per_multiprocessor() {
+        // 64 and 132 tiles of 32×32: the shared-memory tiles; 256 (about two per SM): the 64×64 tiles.
+        assert_eq!(auto(64, 1024, 10, false, false), GemmKernel::SmemTiled);
+        assert_eq!(auto(128, 1056, 64, true, true), GemmKernel::SmemTiled);
+        assert_ne!(auto(256, 1024, 10, false, false), GemmKernel::SmemTiled);
+        assert_ne!(auto(256, 1024, 128, false, true), GemmKernel::SmemTiled);
     }
 
     #[test]
