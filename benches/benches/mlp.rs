@@ -123,7 +123,7 @@ fn breakdown(gpu: &Gpu, batch: usize) -> host::Result<()> {
     // The biases take their SGD step in the kernels that finish db (as the training step does).
     let mut b: Vec<DeviceVector<f32>> = (0..3).map(|l| DeviceVector::zeros(gpu, SIZES[l + 1])).collect::<host::Result<_>>()?;
     let lr = hp.lr;
-    add(false, t("bias_grad_step_l2", false, &mut || reduce::col_sum_sgd(gpu, &dz[2], &mut db[2], reduce::BiasSgd { bias: &mut b[2], lr }))?);
+    add(false, t("bias_grad_step_l2", false, &mut || reduce::col_sum_sgd(gpu, &dz[2], &mut db[2], Some(reduce::BiasSgd { bias: &mut b[2], lr })))?);
     add(true, t("weight_grad_l2", true, &mut || layers[2].weight_grad(gpu, &dz[2], &ys[1], &mut dw[2]))?);
     {
         let (lo, hi) = dz.split_at_mut(2);
@@ -132,7 +132,7 @@ fn breakdown(gpu: &Gpu, batch: usize) -> host::Result<()> {
     add(
         false,
         t("act_backward_bias_grad_step_l1", false, &mut || {
-            reduce::act_backward_col_sum_sgd(gpu, &mut dz[1], None, &ys[1], Activation::Relu, &mut db[1], reduce::BiasSgd { bias: &mut b[1], lr })
+            reduce::act_backward_col_sum_sgd(gpu, &mut dz[1], None, &ys[1], Activation::Relu, &mut db[1], Some(reduce::BiasSgd { bias: &mut b[1], lr }))
         })?,
     );
     add(true, t("weight_grad_l1", true, &mut || layers[1].weight_grad(gpu, &dz[1], &ys[0], &mut dw[1]))?);
@@ -143,7 +143,7 @@ fn breakdown(gpu: &Gpu, batch: usize) -> host::Result<()> {
     add(
         false,
         t("act_backward_bias_grad_step_l0", false, &mut || {
-            reduce::act_backward_col_sum_sgd(gpu, &mut dz[0], None, &ys[0], Activation::Relu, &mut db[0], reduce::BiasSgd { bias: &mut b[0], lr })
+            reduce::act_backward_col_sum_sgd(gpu, &mut dz[0], None, &ys[0], Activation::Relu, &mut db[0], Some(reduce::BiasSgd { bias: &mut b[0], lr }))
         })?,
     );
     add(true, t("weight_grad_l0", true, &mut || layers[0].weight_grad(gpu, &dz[0], &x, &mut dw[0]))?);

@@ -156,7 +156,7 @@ pub fn register(s: &mut Suite) {
                 let mut copy = gpu(DeviceMatrixBf16::from_f32(g, rows, cols, &vec![f32::NAN; rows * cols]))?;
                 let mut db = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
                 let mut b = gpu(DeviceVector::from_host(g, &b0))?;
-                let step = reduce::BiasSgd { bias: &mut b, lr };
+                let step = Some(reduce::BiasSgd { bias: &mut b, lr });
                 gpu(reduce::act_backward_col_sum_sgd(g, &mut dz, with_copy.then_some(&mut copy), &dyy, Activation::Relu, &mut db, step))?;
                 integration_tests::assert_bitwise_eq(&format!("{what} dz"), &gpu(dz.to_host(g))?, &want_dz)?;
                 integration_tests::assert_bitwise_eq(&format!("{what} db"), &gpu(db.to_host(g))?, &want_db)?;
@@ -173,13 +173,13 @@ pub fn register(s: &mut Suite) {
             let want_sums = gpu(sums.to_host(g))?;
             let mut out = gpu(DeviceVector::filled(g, cols, f32::NAN))?;
             let mut b = gpu(DeviceVector::from_host(g, &b0))?;
-            gpu(reduce::col_sum_sgd(g, &x, &mut out, reduce::BiasSgd { bias: &mut b, lr }))?;
+            gpu(reduce::col_sum_sgd(g, &x, &mut out, Some(reduce::BiasSgd { bias: &mut b, lr })))?;
             integration_tests::assert_bitwise_eq("col_sum_sgd sums", &gpu(out.to_host(g))?, &want_sums)?;
             let want_b: Vec<f32> = b0.iter().zip(&want_sums).map(|(&b, &d)| kernels::optim::sgd_update(b, d, 0.0, &hp).0).collect();
             integration_tests::assert_bitwise_eq("col_sum_sgd b", &gpu(b.to_host(g))?, &want_b)?;
             // A bias of the wrong length is a shape error, and nothing is written.
             let mut short = gpu(DeviceVector::from_host(g, &b0[..cols - 1]))?;
-            expect_err("bias of cols − 1", reduce::col_sum_sgd(g, &x, &mut out, reduce::BiasSgd { bias: &mut short, lr }), |e| {
+            expect_err("bias of cols − 1", reduce::col_sum_sgd(g, &x, &mut out, Some(reduce::BiasSgd { bias: &mut short, lr })), |e| {
                 matches!(e, Error::ShapeMismatch { .. })
             })
         });

@@ -584,13 +584,8 @@ impl Trainer {
             Optimizer::Sgd(hp) if hp.momentum == 0.0 && hp.weight_decay == 0.0 && self.comm.is_none() => Some(hp.lr),
             _ => None,
         };
-        match fused {
-            Some(lr) => {
-                let step = reduce::BiasSgd { bias: &mut self.mlp.layers[nl - 1].b, lr };
-                reduce::col_sum_sgd(gpu, &self.dz[nl - 1], &mut self.db[nl - 1], step)?;
-            }
-            None => reduce::col_sum(gpu, &self.dz[nl - 1], &mut self.db[nl - 1])?,
-        }
+        let step = fused.map(|lr| reduce::BiasSgd { bias: &mut self.mlp.layers[nl - 1].b, lr });
+        reduce::col_sum_sgd(gpu, &self.dz[nl - 1], &mut self.db[nl - 1], step)?;
         for l in (0..nl).rev() {
             if l > 0 {
                 // Before this layer's W changes.
@@ -601,14 +596,9 @@ impl Trainer {
                 };
                 self.mlp.layers[l].input_grad_input(gpu, dz, &mut lower[l - 1])?;
                 let act = self.mlp.layers[l - 1].act;
-                match (self.dz_bf16.get_mut(l - 1), fused) {
-                    (copy, Some(lr)) => {
-                        let step = reduce::BiasSgd { bias: &mut self.mlp.layers[l - 1].b, lr };
-                        reduce::act_backward_col_sum_sgd(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1], step)?
-                    }
-                    (Some(copy), None) => reduce::act_backward_col_sum_bf16(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
-                    (None, None) => reduce::act_backward_col_sum(gpu, &mut lower[l - 1], &self.out.ys[l - 1], act, &mut self.db[l - 1])?,
-                }
+                let step = fused.map(|lr| reduce::BiasSgd { bias: &mut self.mlp.layers[l - 1].b, lr });
+                let copy = self.dz_bf16.get_mut(l - 1);
+                reduce::act_backward_col_sum_sgd(gpu, &mut lower[l - 1], copy, &self.out.ys[l - 1], act, &mut self.db[l - 1], step)?;
             }
             let (input, dz) = match (bf16, l) {
                 (true, 0) => {

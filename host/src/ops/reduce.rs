@@ -76,8 +76,9 @@ pub struct BiasSgd<'a> {
     pub lr: f32,
 }
 
-/// [`act_backward_col_sum`] (and, with `dz_bf16`, [`act_backward_col_sum_bf16`]) that also
-/// takes the bias's SGD step from the finished db.
+/// [`act_backward_col_sum`] with its options: with `dz_bf16`, also writes the resulting dz
+/// rounded to bf16 there ([`act_backward_col_sum_bf16`]); with `step`, also takes the bias's SGD
+/// step from the finished db.
 pub fn act_backward_col_sum_sgd(
     gpu: &Gpu,
     dz: &mut DeviceMatrix,
@@ -85,7 +86,7 @@ pub fn act_backward_col_sum_sgd(
     y: &DeviceMatrix,
     act: Activation,
     db: &mut DeviceVector<f32>,
-    step: BiasSgd<'_>,
+    step: Option<BiasSgd<'_>>,
 ) -> Result<()> {
     expect_shape("act_backward_col_sum", "Y shape (= dY shape)", dz.shape(), y.shape())?;
     expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
@@ -98,24 +99,21 @@ pub fn act_backward_col_sum_sgd(
     };
     let shape = dz.shape();
     let p = dz.as_mut_ptr();
-    launch_col_sum(gpu, p, y.as_ptr(), (p, copy), db, shape, act, Some(step))
+    launch_col_sum(gpu, p, y.as_ptr(), (p, copy), db, shape, act, step)
 }
 
-/// [`col_sum`] that also takes the bias's SGD step from the finished sums.
-pub fn col_sum_sgd(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>, step: BiasSgd<'_>) -> Result<()> {
+/// [`col_sum`] that, with `step`, also takes the bias's SGD step from the finished sums.
+pub fn col_sum_sgd(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>, step: Option<BiasSgd<'_>>) -> Result<()> {
     expect_shape("col_sum", "output length (= columns)", x.cols(), out.len())?;
     let p = x.as_ptr();
-    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity, Some(step))
+    // The kernel writes dz only when it differs from dy or act is not Identity: x is only read.
+    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity, step)
 }
 
 /// In place: dz ← dz ⊙ act'(y) (dz holds dY on entry), and db[c] = Σ_r dz[r, c] of the result.
 /// The backward pass of a dense layer from the gradient of its output Y = act(Z).
 pub fn act_backward_col_sum(gpu: &Gpu, dz: &mut DeviceMatrix, y: &DeviceMatrix, act: Activation, db: &mut DeviceVector<f32>) -> Result<()> {
-    expect_shape("act_backward_col_sum", "Y shape (= dY shape)", dz.shape(), y.shape())?;
-    expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
-    let shape = dz.shape();
-    let p = dz.as_mut_ptr();
-    launch_col_sum(gpu, p, y.as_ptr(), (p, std::ptr::null_mut()), db, shape, act, None)
+    act_backward_col_sum_sgd(gpu, dz, None, y, act, db, None)
 }
 
 /// [`act_backward_col_sum`] that also writes the resulting dz rounded to bf16 into `dz_bf16` in
@@ -128,20 +126,12 @@ pub fn act_backward_col_sum_bf16(
     act: Activation,
     db: &mut DeviceVector<f32>,
 ) -> Result<()> {
-    expect_shape("act_backward_col_sum", "Y shape (= dY shape)", dz.shape(), y.shape())?;
-    expect_shape("act_backward_col_sum", "db length (= columns)", dz.cols(), db.len())?;
-    expect_shape("act_backward_col_sum", "bf16 dz shape", dz.shape(), dz_bf16.shape())?;
-    let shape = dz.shape();
-    let p = dz.as_mut_ptr();
-    launch_col_sum(gpu, p, y.as_ptr(), (p, dz_bf16.as_mut_ptr()), db, shape, act, None)
+    act_backward_col_sum_sgd(gpu, dz, Some(dz_bf16), y, act, db, None)
 }
 
 /// out[c] = Σ_r x[r, c] (a bias gradient from dZ); rows = 0 gives zeros.
 pub fn col_sum(gpu: &Gpu, x: &DeviceMatrix, out: &mut DeviceVector<f32>) -> Result<()> {
-    expect_shape("col_sum", "output length (= columns)", x.cols(), out.len())?;
-    let p = x.as_ptr();
-    // The kernel writes dz only when it differs from dy or act is not Identity: x is only read.
-    launch_col_sum(gpu, p, std::ptr::null(), (p.cast_mut(), std::ptr::null_mut()), out, x.shape(), Activation::Identity, None)
+    col_sum_sgd(gpu, x, out, None)
 }
 
 /// acc[0] += scale·Σ x.

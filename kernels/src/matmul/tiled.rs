@@ -53,8 +53,9 @@ struct Bf16Source {
 impl TileSource for Bf16Source {
     #[inline(always)]
     unsafe fn get(&self, o: usize, q: usize) -> f32 {
-        // Widened after the guard, not inside it: widened inside, each guarded load was waited
-        // for before the next was issued (the short-k kernel's bf16 form stalled on its loads,
+        // Widened after the guard (the opaque move keeps LLVM from moving the shift into the
+        // guarded branch), not inside it: widened inside, each guarded load was waited for before
+        // the next was issued (the short-k kernel's bf16 form stalled on its loads,
         // 50 µs for 4096×4096×10 against 33 for f32 inputs; H100, docs/runs/2026-11-24-h100-s12/e5).
         let bits = if o < self.outer && q < self.k {
             // SAFETY: inside the matrix.
@@ -62,23 +63,12 @@ impl TileSource for Bf16Source {
         } else {
             0
         };
-        f32::from_bits(opaque_u32(u32::from(bits)) << 16)
+        f32::from_bits((super::opaque(usize::from(bits)) as u32) << 16)
     }
     #[inline(always)]
     fn k_contig(&self) -> bool {
         self.ks == 1
     }
-}
-
-/// `x`, hidden from the optimizer: a value chosen by a guard stays a choice (LLVM otherwise
-/// moves the operation applied to it into the guarded branch, see `Bf16Source::get`).
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-fn opaque_u32(x: u32) -> u32 {
-    let r: u32;
-    // SAFETY: a register move.
-    unsafe { core::arch::asm!("mov.b32 {r}, {x};", r = out(reg32) r, x = in(reg32) x, options(pure, nomem, nostack)) };
-    r
 }
 
 /// The body of the shared-memory tile kernels (see [`gemm_smem_f32`]).
