@@ -73,7 +73,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
     // kernels' three segments).
     let mut add = |model: Option<TileModel>, kk: usize, mk: &dyn Fn(u32) -> Plan| {
         for s in SPLIT_CHOICES {
-            if model.is_some_and(|md| md.cost(m, n, kk, s, 1).is_some()) {
+            if model.is_some_and(|md| md.accepts(m, n, kk, s)) {
                 out.push(mk(s));
             }
         }
@@ -141,7 +141,7 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
     }
     for (f, b) in [(GemmKernel::NarrowMn, Bf16Kernel::NarrowMn), (GemmKernel::NarrowK, Bf16Kernel::NarrowK)] {
         for s in SPLIT_CHOICES {
-            if TileModel::of(f).is_some_and(|md| md.cost(small, big, k, s, 1).is_some()) {
+            if TileModel::of(f).is_some_and(|md| md.accepts(small, big, k, s)) {
                 out.push(if precision == "bf16" { Plan::Bf16(Bf16Plan { kernel: b, splits: s }) } else { Plan::F32(GemmPlan { kernel: f, splits: s }) });
             }
         }

@@ -19,6 +19,9 @@ MIN_SLICES = 4
 MIN_CLUSTER_SLICES = 2
 MAX_CLUSTER_SPLITS = 8
 SAT_WARPS = 8.0
+# Clusters of each size (index) an H100 keeps resident at one block per multiprocessor
+# (cuOccupancyMaxActiveClusters; plan.rs: Multiprocessors::H100).
+CLUSTER_CAPACITY = [0, 132, 66, 39, 30, 22, 17, 15, 15]
 COUNTERS = 16384
 WORKSPACE = 8 << 20
 
@@ -44,9 +47,9 @@ PARAMS = {
     "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
     "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0],
     "Tf32Wgmma": [1.0, 64.0, 768.0, 240.0, 256.0], "Tf32": [0.36, 48.0, 80.0], "Tf32Tile64": [0.15, 32.0, 64.0],
-    "Wgmma": [1.0, 544.0, 768.0, 816.0, 1216.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
-    "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.46, 272.0, 1024.0, 272.0, 0.0],
-    "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0, 32.0], "Wgmma64x64": [0.38, 240.0, 256.0, 256.0, 0.0],
+    "Wgmma": [1.0, 352.0, 768.0, 816.0, 1216.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
+    "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.59, 272.0, 1024.0, 208.0, 0.0],
+    "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0, 32.0], "Wgmma64x64": [0.38, 240.0, 256.0, 48.0, 352.0],
     "Wgmma128x208": [0.95, 448.0, 768.0, 720.0, 0.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0, 0.0],
 }
 
@@ -90,14 +93,18 @@ def cost(kernel, m, n, k, s, params):
     slots, counters = (s // MAX_CLUSTER_SPLITS, MAX_CLUSTER_SPLITS) if cluster else (s, 1)
     if s > 1 and slots > 1 and (tiles * counters > COUNTERS or tiles * slots * bm * bn > WORKSPACE):
         return None
-    load = -(-tiles * s // SMS)
-    together = min(load, resident)
     area = bm * bn
-    rounds, rest = divmod(load, resident)
     rate = lambda r: eff * min(1.0, r * warps / SAT_WARPS)
-    cfix = params[kernel][4] if cluster else 0.0
-    work = (per * bk + (fixed + cfix) / together) * area
-    main = rounds * resident * work / rate(resident) + (rest * work / rate(rest) if rest else 0.0)
+    if cluster:  # rounds of the clusters the device keeps resident, one block per multiprocessor
+        size = min(s, MAX_CLUSTER_SPLITS)
+        rounds = -(-(tiles * s // size) // CLUSTER_CAPACITY[size])
+        main = rounds * (per * bk + fixed + params[kernel][4]) * area / rate(1)
+    else:
+        load = -(-tiles * s // SMS)
+        together = min(load, resident)
+        rounds, rest = divmod(load, resident)
+        work = (per * bk + fixed / together) * area
+        main = rounds * resident * work / rate(resident) + (rest * work / rate(rest) if rest else 0.0)
     partial = min(bm, m) * min(bn, -(-n // 4) * 4) if wg else area
     if cluster:
         inside, groups = min(s, MAX_CLUSTER_SPLITS), -(-s // MAX_CLUSTER_SPLITS)

@@ -24,6 +24,18 @@ pub struct DeviceInfo {
     /// Shared memory one block may use once a kernel opts in (above the default 48 KiB).
     pub max_shared_per_block_optin: u32,
     pub total_memory: usize,
+    /// Thread-block clusters of each size (index; 0 unused) resident at once with one block per
+    /// multiprocessor: what the GEMM cost model's clustered split-K plans can place
+    /// ([`crate::ops::matmul::plan::Multiprocessors`]). Without `wgmma` kernels (no clusters
+    /// run) the packed count, `multiprocessors / size`.
+    pub resident_clusters: [usize; 9],
+}
+
+impl DeviceInfo {
+    /// The multiprocessors as the GEMM cost model sees them.
+    pub fn multiprocessor_layout(&self) -> crate::ops::matmul::plan::Multiprocessors {
+        crate::ops::matmul::plan::Multiprocessors::with_clusters(self.multiprocessors as usize, self.resident_clusters)
+    }
 }
 
 /// State shared by every `Gpu` handle made from one `Gpu::new` (the context and the module),
@@ -118,13 +130,14 @@ impl Gpu {
         }
         let device = Device::get_device(opts.device).during("cuDeviceGet")?;
         let attr = |a| device.get_attribute(a).during("cuDeviceGetAttribute");
-        let info = DeviceInfo {
+        let mut info = DeviceInfo {
             ordinal: opts.device,
             name: device.name().during("cuDeviceGetName")?,
             compute_capability: (attr(DeviceAttribute::ComputeCapabilityMajor)?, attr(DeviceAttribute::ComputeCapabilityMinor)?),
             multiprocessors: attr(DeviceAttribute::MultiprocessorCount)? as u32,
             max_shared_per_block_optin: shared_optin(&device)?,
             total_memory: device.total_memory().during("cuDeviceTotalMem")?,
+            resident_clusters: [0; 9],
         };
         let (major, minor) = info.compute_capability;
         let context = Context::new(device).during("cuDevicePrimaryCtxRetain")?;
@@ -139,6 +152,14 @@ impl Gpu {
                 let (arch, ptx) = read_ptx_file(path, major, minor)?;
                 KernelModule::load_ptx(&ptx, &arch, &format!("sm_{major}{minor}"), &format!("PTX file {}", path.display()))?
             }
+        };
+        // The clustered GEMMs' placement, asked of the 64×64 `wgmma` kernel at one block per
+        // multiprocessor (all of the opt-in shared memory).
+        let probe = &kernels::matmul::GEMM_WGMMA_BF16_KK_64X64;
+        info.resident_clusters = if module.has(probe) {
+            module.resident_clusters(probe, kernels::matmul::WG_SMALL.threads(), info.max_shared_per_block_optin)?
+        } else {
+            crate::ops::matmul::plan::Multiprocessors::packed(info.multiprocessors as usize).resident_clusters()
         };
         let stream = Stream::new(StreamFlags::NON_BLOCKING, None).during("cuStreamCreate")?;
         Gpu { stream, split_counters: None, split_workspace: None, staging: Default::default(), shared: Arc::new(Shared { module, info, context }) }

@@ -11,7 +11,7 @@
 //! moment is announced on stderr with its elapsed time.
 
 use std::collections::HashMap;
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -294,6 +294,34 @@ impl KernelModule {
         check(result, kernel.name)
     }
 
+    /// Clusters of each size 1..=8 (the index; 0 unused) of `kernel`'s `threads`-thread blocks
+    /// with `shared` bytes of dynamic shared memory each that the device keeps resident at once
+    /// (`cuOccupancyMaxActiveClusters`).
+    pub(crate) fn resident_clusters(&self, kernel: &KernelInfo, threads: u32, shared: u32) -> Result<[usize; 9]> {
+        let f = self.function(kernel)?;
+        self.allow_shared(kernel, f, shared)?;
+        let mut out = [0; 9];
+        for (size, slot) in out.iter_mut().enumerate().skip(1) {
+            let size = size as u32;
+            let mut attr = LaunchAttribute { id: LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, pad: 0, value: [0; 16] };
+            attr.value[..3].copy_from_slice(&[size, 1, 1]);
+            let config = LaunchConfigEx {
+                grid: [size, 1, 1],
+                block: [threads, 1, 1],
+                shared_mem_bytes: shared,
+                stream: std::ptr::null_mut(),
+                attrs: &mut attr,
+                num_attrs: 1,
+            };
+            let mut clusters: c_int = 0;
+            // SAFETY: a live function; the config and its attribute outlive the call.
+            let result = unsafe { cuOccupancyMaxActiveClusters(&mut clusters, f.0, &config) };
+            check(result, "cuOccupancyMaxActiveClusters")?;
+            *slot = clusters.max(0) as usize;
+        }
+        Ok(out)
+    }
+
     /// Raises a function's dynamic shared-memory limit (needed above 48 KiB).
     fn allow_shared(&self, kernel: &KernelInfo, f: RawFunction, bytes: u32) -> Result<()> {
         let mut limits = self.shared_limit.lock().unwrap_or_else(|p| p.into_inner());
@@ -337,6 +365,7 @@ const LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: u32 = 6;
 
 unsafe extern "C" {
     fn cuLaunchKernelEx(config: *const LaunchConfigEx, f: cu::CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void) -> cu::CUresult;
+    fn cuOccupancyMaxActiveClusters(clusters: *mut c_int, f: cu::CUfunction, config: *const LaunchConfigEx) -> cu::CUresult;
 }
 
 /// Launches `f` with `cfg`'s launch attributes (`cuLaunchKernelEx`): its thread-block clusters

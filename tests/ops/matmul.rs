@@ -50,7 +50,26 @@ pub fn check_matmul(g: &host::Gpu, rng: &mut rand::rngs::StdRng, kernel: MatmulK
     assert_close_scaled(&format!("matmul {kernel:?} {m}x{k}x{n}"), &gpu(dc.to_host(g))?, &want, &matmul_magnitude(&a, &b, m, k, n), tol)
 }
 
+/// The clusters the device reports resident at once (what the cost model places clustered
+/// split-K plans by): one block of a size-1 cluster per multiprocessor, and no size placing more
+/// blocks than there are multiprocessors or fewer than one cluster.
+fn check_resident_clusters(g: &host::Gpu) -> Result<(), String> {
+    let info = g.info();
+    let sms = info.multiprocessors as usize;
+    let got = info.resident_clusters;
+    if got[1] != sms {
+        return Err(format!("{got:?}: {} clusters of 1 on {sms} multiprocessors", got[1]));
+    }
+    for size in 2..got.len() {
+        if got[size] == 0 || got[size] * size > sms || got[size] > got[size - 1] {
+            return Err(format!("{got:?}: {} clusters of {size} on {sms} multiprocessors", got[size]));
+        }
+    }
+    Ok(())
+}
+
 pub fn register(s: &mut Suite) {
+    s.gpu("matmul::resident_clusters", |g, _| check_resident_clusters(g));
     for &shape in SHAPES {
         s.gpu(format!("matmul::Naive::{}x{}x{}", shape.0, shape.1, shape.2), move |g, rng| check_matmul(g, rng, MatmulKernel::Naive, shape, F32_TOL));
     }
@@ -251,7 +270,7 @@ pub fn register(s: &mut Suite) {
                 for splits in [1, 2, 3, 7] {
                     s.gpu(format!("gemm::{kernel:?}::split{splits}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                         let tol = GemmTol::of(kernel);
-                        if TileModel::of(kernel).is_some_and(|t| t.cost(m, n, k, splits, 1).is_none()) {
+                        if TileModel::of(kernel).is_some_and(|t| !t.accepts(m, n, k, splits)) {
                             let a = gpu(DeviceMatrix::zeros(g, if ta { k } else { m }, if ta { m } else { k }))?;
                             let b = gpu(DeviceMatrix::zeros(g, if tb { n } else { k }, if tb { k } else { n }))?;
                             let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
@@ -311,7 +330,7 @@ pub fn register(s: &mut Suite) {
         for &(m, k, n) in &[(1, 1, 1), (3, 5, 1025), (4, 1000, 4100), (2, 2921, 7), (1, 4096, 4096), (5, 77, 1030), (10, 4096, 1024), (16, 1000, 2052)] {
             // Forced splits only where each is at least 4 slices long (shorter ones are refused:
             // `gemm::plan_errors`).
-            let valid = |sp: u32| TileModel::of(GemmKernel::ColDot).is_some_and(|t| t.cost(m, n, k, sp, 1).is_some());
+            let valid = |sp: u32| TileModel::of(GemmKernel::ColDot).is_some_and(|t| t.accepts(m, n, k, sp));
             for splits in [None, Some(1), Some(3)].into_iter().filter(|s| s.is_none_or(valid)) {
                 let tag = splits.map_or("planned".to_string(), |s| format!("split{s}"));
                 s.gpu(format!("gemm::ColDot::{tag}::ta{}_tb0::{m}x{k}x{n}", ta as u8), move |g, rng| {
@@ -350,7 +369,7 @@ pub fn register(s: &mut Suite) {
             ];
             for (m, k, n) in shapes {
                 let (small, big) = kernels::matmul::narrow_sides(m, n);
-                let valid = |sp: u32| TileModel::of(kernel).is_some_and(|t| t.cost(small, big, k, sp, 1).is_some());
+                let valid = |sp: u32| TileModel::of(kernel).is_some_and(|t| t.accepts(small, big, k, sp));
                 for splits in [None, Some(1), Some(3)].into_iter().filter(|s| s.is_none_or(valid)) {
                     let tag = splits.map_or("planned".to_string(), |s| format!("split{s}"));
                     s.gpu(format!("gemm::{kernel:?}::{tag}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
@@ -406,7 +425,7 @@ pub fn register(s: &mut Suite) {
             for &(m, k, n) in &[(132, 1000, 260), (10, 1024, 130), (131, 777, 9)] {
                 for splits in [1, 2, 3, 5] {
                     s.gpu(format!("gemm_bf16::{kernel:?}::split{splits}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
-                        if TileModel::of_bf16(kernel).is_some_and(|t| t.cost(m, n, k, splits, 1).is_none()) {
+                        if TileModel::of_bf16(kernel).is_some_and(|t| !t.accepts(m, n, k, splits)) {
                             let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
                             let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
                             let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;

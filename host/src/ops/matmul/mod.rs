@@ -286,21 +286,21 @@ impl GemmKernel {
     /// ([`GemmKernel::RowDot`]). Operands without 16-byte loads (a row stride, or m or n where
     /// contiguous, not a multiple of 4) run the tile kernels' 4-byte-load main loop, chosen
     /// among those tiles by the same model.
-    pub fn plan_for(self, p: &GemmParams, sms: usize, wgmma: bool) -> GemmPlan {
+    pub fn plan_for(self, p: &GemmParams, sms: plan::Multiprocessors, wgmma: bool) -> GemmPlan {
         let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
         // The narrow kernel `Auto`'s rules pick, if any; not where the row-per-warp kernel
         // runs x·Wᵀ of a narrow output layer.
         let narrow = match self {
-            GemmKernel::Auto if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms) => narrow_auto(p, Precision::F32, false),
-            GemmKernel::Tf32Auto if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => narrow_auto(p, Precision::Tf32, false),
+            GemmKernel::Auto if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms.count) => narrow_auto(p, Precision::F32, false),
+            GemmKernel::Tf32Auto if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => narrow_auto(p, Precision::Tf32, false),
             _ => None,
         };
         match self {
             // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
-            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none()) => {
+            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
                 fixed(GemmKernel::WarpDot)
             }
             GemmKernel::Auto | GemmKernel::Tf32Auto if let Some(mn) = narrow => {
@@ -310,13 +310,15 @@ impl GemmKernel {
             GemmKernel::Auto if shortk_auto(p, Precision::F32) => fixed(GemmKernel::ShortK),
             GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => fixed(GemmKernel::ShortK),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
-            GemmKernel::Auto if smem_tiles_fit(m, n, k, sms) => fixed(GemmKernel::SmemTiled),
-            GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => fixed(GemmKernel::SmemTiled),
-            GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms) => plan::rowdot(m, k, sms),
-            GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms) => plan::rowdot(m, k, sms),
+            GemmKernel::Auto if smem_tiles_fit(m, n, k, sms.count) => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
+                fixed(GemmKernel::SmemTiled)
+            }
+            GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms.count) => plan::rowdot(m, k, sms),
+            GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => narrow_plan(self, narrow_f32(self == GemmKernel::NarrowMn, m, n).0, m, n, k, sms),
-            GemmKernel::Auto if pipelined_fits(m, n, k, sms) => fixed(GemmKernel::Pipelined),
+            GemmKernel::Auto if pipelined_fits(m, n, k, sms.count) => fixed(GemmKernel::Pipelined),
             GemmKernel::Auto if !vec_operands(p) => plan::choose_f32(plan::F32_4BYTE_LOAD_TILES, wgmma, m, n, k, sms),
             GemmKernel::Auto => plan::choose_f32(&plan::F32_TILES, wgmma, m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
@@ -794,7 +796,7 @@ fn narrow_bf16(mn: bool, m: usize, n: usize) -> (&'static kernels::KernelInfo, B
 /// The split-K plan of a narrow kernel (`kernel`: `NarrowMn` or `NarrowK`, `info` the compiled
 /// kernel it runs): one wave of the blocks its launch bounds keep resident per multiprocessor
 /// (`plan::narrow`).
-fn narrow_plan(kernel: GemmKernel, info: &kernels::KernelInfo, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+fn narrow_plan(kernel: GemmKernel, info: &kernels::KernelInfo, m: usize, n: usize, k: usize, sms: plan::Multiprocessors) -> GemmPlan {
     plan::narrow(kernel, info.min_blocks.max(1) as usize, m, n, k, sms)
 }
 
@@ -980,7 +982,7 @@ pub fn gemm(
         return Ok(());
     };
     let info = gpu.info();
-    let sms = info.multiprocessors as usize;
+    let sms = info.multiprocessor_layout();
     let plan = kernel.plan_for(&params, sms, gpu.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK));
     let plan = match kernel {
         // A bf16 copy of C needs a kernel that writes it: the 64×64 tiles of the same arithmetic.
@@ -1114,7 +1116,7 @@ fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<pl
     match model {
         _ if splits == 1 => Ok(()),
         None => invalid(format!("{kernel:?} has no split-K")),
-        Some(model) if model.cost(m, n, k, splits, 1).is_none() => invalid(format!("{splits} splits of k = {k} for {m}×{n} with {kernel:?}")),
+        Some(model) if !model.accepts(m, n, k, splits) => invalid(format!("{splits} splits of k = {k} for {m}×{n} with {kernel:?}")),
         Some(_) => Ok(()),
     }
 }
@@ -1173,8 +1175,8 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
     let tile = plan.kernel.wgmma_tile().expect("a TF32 wgmma kernel");
     let staging = tf32_staging(&params);
     let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
-    let sms = gpu.info().multiprocessors as usize;
-    let transpose = tf32_transposing_tile(tile, false).is_some() && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms));
+    let sms = gpu.info().multiprocessor_layout();
+    let transpose = tf32_transposing_tile(tile, false).is_some() && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms.count));
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
@@ -1438,14 +1440,14 @@ pub fn gemm_bf16_with(
         return Ok(());
     };
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
-    let sms = gpu.info().multiprocessors as usize;
+    let sms = gpu.info().multiprocessor_layout();
     // Elements `Auto`'s `wgmma` path would pad first (only `Auto` asks).
     let pad = if kernel == Bf16Kernel::Auto { bf16_pad(a, b) } else { 0 };
     let narrow = if kernel == Bf16Kernel::Auto { narrow_auto(&params, Precision::Bf16, pad > 0) } else { None };
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none()) => {
+        Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
             Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 }
         }
         Bf16Kernel::Auto if let Some(mn) = narrow => {
@@ -1453,7 +1455,7 @@ pub fn gemm_bf16_with(
             Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
         }
         Bf16Kernel::Auto if shortk_auto(&params, Precision::Bf16) => Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 },
-        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms) => {
+        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
@@ -1505,7 +1507,7 @@ fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
 }
 
 /// The split-K count of the cost model for a BF16 tile kernel (1 for the others).
-fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: usize) -> u32 {
+fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Multiprocessors) -> u32 {
     plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0)
 }
 
@@ -1764,7 +1766,7 @@ mod tests {
     }
 
     fn auto(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> GemmKernel {
-        GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel
+        GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), plan::Multiprocessors::H100, true).kernel
     }
 
     #[test]
@@ -1778,7 +1780,7 @@ mod tests {
 
     #[test]
     fn short_k_runs_as_far_as_it_wins_per_precision() {
-        let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), 132, true).kernel;
+        let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), plan::Multiprocessors::H100, true).kernel;
         let short = GemmKernel::ShortK;
         // FP32: up to k = 32 from 2^19 outputs; below them the 64×64 tiles (n a multiple of 4).
         for k in [4, 10, 16, 32] {
@@ -1794,7 +1796,7 @@ mod tests {
 
     #[test]
     fn tf32_auto_reads_one_mn_major_operand_into_registers() {
-        let tf32 = |m, n, k, ta, tb| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, ta, tb), 132, true).kernel;
+        let tf32 = |m, n, k, ta, tb| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, ta, tb), plan::Multiprocessors::H100, true).kernel;
         let rega = GemmKernel::Tf32WgmmaRegA;
         // A few hundred rows times a large MN-major op(B) (nn).
         assert_eq!(tf32(256, 4096, 4096, false, false), rega);
@@ -1805,7 +1807,7 @@ mod tests {
         // (nt) never takes it; nor does a GPU without wgmma.
         assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
         assert_ne!(tf32(256, 4096, 4096, false, true), rega);
-        assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), 132, false).kernel, rega);
+        assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), plan::Multiprocessors::H100, false).kernel, rega);
     }
 
     #[test]
@@ -1819,7 +1821,7 @@ mod tests {
         // without wgmma.
         assert_ne!(auto(8192, 8192, 8192, false, false), x3);
         assert_ne!(auto(256, 256, 256, false, false), x3);
-        assert_ne!(GemmKernel::Auto.plan_for(&params(4096, 1024, 784, false, true), 132, false).kernel, x3);
+        assert_ne!(GemmKernel::Auto.plan_for(&params(4096, 1024, 784, false, true), plan::Multiprocessors::H100, false).kernel, x3);
     }
 
     #[test]
@@ -1846,10 +1848,10 @@ mod tests {
 
     #[test]
     fn tensor_core_precisions_keep_their_tiles_on_large_wide_products() {
-        let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), 132, true).kernel;
+        let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), plan::Multiprocessors::H100, true).kernel;
         assert_eq!(tf32(4, 7337, 2921), GemmKernel::NarrowMn);
         assert!(!matches!(tf32(8, 8192, 8192), GemmKernel::NarrowMn | GemmKernel::NarrowK));
-        let tf32_xwt = GemmKernel::Tf32Auto.plan_for(&params(4096, 10, 1024, false, true), 132, true).kernel;
+        let tf32_xwt = GemmKernel::Tf32Auto.plan_for(&params(4096, 10, 1024, false, true), plan::Multiprocessors::H100, true).kernel;
         assert!(!matches!(tf32_xwt, GemmKernel::NarrowMn | GemmKernel::NarrowK), "{tf32_xwt:?}");
         let bf16 = |m, n, k, staged| narrow_auto(&params(m, n, k, false, false), Precision::Bf16, staged);
         assert_eq!(bf16(1, 4096, 4096, false), Some(true));

@@ -102,6 +102,50 @@ const STAGE_LAUNCH: f64 = 1.0e6;
 /// A staging pass's cost per element and multiprocessor, in model units.
 const STAGE_PER_ELEMENT: f64 = 500.0;
 
+/// The multiprocessors a plan is made for: how many, and how many thread-block clusters of each
+/// size up to [`MAX_CLUSTER_SPLITS`] the device keeps resident at once with one block per
+/// multiprocessor (`cuOccupancyMaxActiveClusters`). A cluster's blocks share one GPC, so
+/// clusters do not pack every multiprocessor: an H100's 132 hold 66 clusters of 2, 39 of 3, 30
+/// of 4 and 15 of 8 (120 blocks; docs/runs/2026-11-25-h100-s13/e2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Multiprocessors {
+    pub count: usize,
+    /// Resident clusters by size (index 0 unused).
+    clusters: [usize; MAX_CLUSTER_SPLITS as usize + 1],
+}
+
+impl Multiprocessors {
+    /// `count` multiprocessors whose clusters pack all of them (`count / size` resident): a
+    /// device without clusters, or a model of one.
+    pub const fn packed(count: usize) -> Multiprocessors {
+        let mut clusters = [0; MAX_CLUSTER_SPLITS as usize + 1];
+        let mut size = 1;
+        while size < clusters.len() {
+            clusters[size] = count / size;
+            size += 1;
+        }
+        Multiprocessors { count, clusters }
+    }
+
+    /// `count` multiprocessors keeping `clusters[size]` clusters of each size resident.
+    pub const fn with_clusters(count: usize, clusters: [usize; MAX_CLUSTER_SPLITS as usize + 1]) -> Multiprocessors {
+        Multiprocessors { count, clusters }
+    }
+
+    /// An H100 SXM's (e2 above): the cost model's constants were fitted on it.
+    pub const H100: Multiprocessors = Multiprocessors::with_clusters(132, [0, 132, 66, 39, 30, 22, 17, 15, 15]);
+
+    /// Resident clusters by size (index 0 unused), as [`Multiprocessors::with_clusters`] takes them.
+    pub const fn resident_clusters(&self) -> [usize; MAX_CLUSTER_SPLITS as usize + 1] {
+        self.clusters
+    }
+
+    /// Clusters of `size` blocks resident at once (at least one).
+    pub fn cluster_capacity(&self, size: u32) -> usize {
+        self.clusters.get(size as usize).copied().unwrap_or(0).max(1)
+    }
+}
+
 /// What the cost model knows of one tile kernel.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TileModel {
@@ -209,9 +253,10 @@ impl TileModel {
     pub fn of_bf16(kernel: Bf16Kernel) -> Option<TileModel> {
         let (t, wg) = (TileModel::tile, TileModel::wgmma);
         match kernel {
-            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 544.0, 768.0), (816.0, 1216.0)),
-            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.46, 272.0, 1024.0), (272.0, 0.0)),
-            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 256.0), (256.0, 0.0)),
+            // Refitted with clusters counted in rounds (docs/runs/2026-11-25-h100-s13).
+            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 352.0, 768.0), (816.0, 1216.0)),
+            Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.59, 272.0, 1024.0), (208.0, 0.0)),
+            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 256.0), (48.0, 352.0)),
             // eff: 4096³ nt took 205 µs on it, 191 on the 128×256 tile (1.5 % of its columns
             // past n; docs/runs/2026-11-23-h100-s8/r8); the rest as the 128×256 tile.
             Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.95, 448.0, 768.0), (720.0, 0.0)),
@@ -254,8 +299,14 @@ impl TileModel {
         self.cluster_split.is_some() && ((2..=MAX_CLUSTER_SPLITS).contains(&splits) || splits.is_multiple_of(MAX_CLUSTER_SPLITS))
     }
 
+    /// Whether the kernel can run the product in `splits` ranges of k: every range long enough
+    /// and the partial tiles inside the workspace (what [`TileModel::cost`] prices).
+    pub fn accepts(&self, m: usize, n: usize, k: usize, splits: u32) -> bool {
+        self.cost(m, n, k, splits, Multiprocessors::packed(1)).is_some()
+    }
+
     /// Estimated time (arbitrary units, comparable across the kernels of one precision).
-    pub fn cost(&self, m: usize, n: usize, k: usize, splits: u32, sms: usize) -> Option<f64> {
+    pub fn cost(&self, m: usize, n: usize, k: usize, splits: u32, sms: Multiprocessors) -> Option<f64> {
         let per = self.slices_per_split(k, splits)?;
         let tiles = self.tiles(m, n);
         let cluster = self.clusters(splits);
@@ -266,22 +317,36 @@ impl TileModel {
             return None;
         }
         let blocks = tiles * splits as usize;
-        let load = blocks.div_ceil(sms.max(1));
-        let together = load.min(self.resident) as f64;
         let rate = |resident: usize| self.eff * (resident as f64 * self.warps as f64 / SAT_WARPS).min(1.0);
         let area = (self.bm * self.bn) as f64;
-        // Blocks resident together hide part of each other's prologue and epilogue.
-        let fixed = self.fixed + if cluster { self.cluster_fixed } else { 0.0 };
-        let work = ((per * self.bk) as f64 + fixed / together) * area;
-        // Full rounds of `resident` blocks, then the rest at the rate that few blocks reach: a
-        // last round of one 2-warp block runs at half speed. (Counting every block at the full
-        // round's rate, the model sent 1024×32×16384 to 41 splits of `Tile64`, 656 blocks for
-        // 528 places: 110 µs, where 32 splits took 75; H100, docs/runs/2026-11-23-h100-s6.)
-        let (rounds, rest) = (load / self.resident, load % self.resident);
-        let mut main = (rounds * self.resident) as f64 * work / rate(self.resident);
-        if rest > 0 {
-            main += rest as f64 * work / rate(rest);
-        }
+        let main = if cluster {
+            // Clusters of up to 8 splits, in rounds of as many as the device keeps resident with
+            // one block per multiprocessor. Counted as blocks over multiprocessors, at two per
+            // multiprocessor, the model sent 32×1024×16384 to 8 splits of the 64×64 tile (16
+            // clusters of 8 where 15 fit: 21 µs, against 13 for 8 clusters of the 64×128 tile)
+            // and 64×1024×1024 to 2 (6.4 µs, 4 splits 5.1); with rounds of clusters the fit came
+            // within 2.7 % of the best plan on 203 BF16 cases, from 5.8 % (H100,
+            // docs/runs/2026-11-25-h100-s13).
+            let size = splits.min(MAX_CLUSTER_SPLITS);
+            let rounds = (blocks / size as usize).div_ceil(sms.cluster_capacity(size));
+            rounds as f64 * ((per * self.bk) as f64 + self.fixed + self.cluster_fixed) * area / rate(1)
+        } else {
+            let load = blocks.div_ceil(sms.count.max(1));
+            // Blocks resident together hide part of each other's prologue and epilogue.
+            let together = load.min(self.resident) as f64;
+            let work = ((per * self.bk) as f64 + self.fixed / together) * area;
+            // Full rounds of `resident` blocks, then the rest at the rate that few blocks reach:
+            // a last round of one 2-warp block runs at half speed. (Counting every block at the
+            // full round's rate, the model sent 1024×32×16384 to 41 splits of `Tile64`, 656
+            // blocks for 528 places: 110 µs, where 32 splits took 75; H100,
+            // docs/runs/2026-11-23-h100-s6.)
+            let (rounds, rest) = (load / self.resident, load % self.resident);
+            let mut main = (rounds * self.resident) as f64 * work / rate(self.resident);
+            if rest > 0 {
+                main += rest as f64 * work / rate(rest);
+            }
+            main
+        };
         // A split's partial tile: the whole tile, or its part inside C.
         let partial = if self.split_in_c() { (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64 } else { area };
         let reduce = match (cluster, self.cluster_split) {
@@ -299,7 +364,7 @@ impl TileModel {
 
 impl TileModel {
     /// The cheapest split count for this kernel, with its estimated cost.
-    pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: usize) -> (u32, f64) {
+    pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
         let mut best = (1, unsplit);
         for splits in 2..=MAX_SPLITS {
@@ -316,7 +381,7 @@ impl TileModel {
 
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
-pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (kernel, splits, _) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1, 0.0));
     GemmPlan { kernel, splits }
 }
@@ -342,7 +407,7 @@ pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 /// the CUDA-core kernels' or smaller (each 32-deep slice's tensor-core sum is added in f32:
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
-pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (kernel, splits, cost) = cheapest(tiles.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
     let kp = k.max(1).next_multiple_of(kernels::matmul::WG_BK_TF32);
     let staged = 2 * (m + n) * kp;
@@ -352,7 +417,7 @@ pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usiz
         && let Some(model) = TileModel::of(x3)
     {
         let (x3_splits, c) = model.best_splits(m, n, 3 * kp, sms);
-        if TF32_UNIT_IN_F32 * (c + staging_cost(staged, sms)) < cost {
+        if TF32_UNIT_IN_F32 * (c + staging_cost(staged, sms.count)) < cost {
             return GemmPlan { kernel: x3, splits: x3_splits };
         }
     }
@@ -369,7 +434,7 @@ pub fn cheapest<K: Copy>(
     m: usize,
     n: usize,
     k: usize,
-    sms: usize,
+    sms: Multiprocessors,
 ) -> Option<(K, u32, f64)> {
     let mut best: Option<(f64, K, u32)> = None;
     for (kernel, model) in cands {
@@ -448,12 +513,12 @@ impl Tf32Staging {
 /// with the cost of staging or transposing the operands that are not K-major,
 /// [`Tf32Staging::plan_cost`]; the 128×208 tile always stages them, and is considered only
 /// where [`wide_208_saves_columns`]), `Tf32` and `Tf32Tile64`.
-pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let wide = (TF32_WGMMA, GemmKernel::Tf32Wgmma128x208);
     let cands = tensor_core_candidates(wide, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma, n);
     let total = |kernel, c| match kernel {
-        GemmKernel::Tf32Wgmma128x208 => c + staging_cost(stage.all, sms),
-        _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms),
+        GemmKernel::Tf32Wgmma128x208 => c + staging_cost(stage.all, sms.count),
+        _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms.count),
         _ => c,
     };
     let (kernel, splits, cost) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, f64::INFINITY));
@@ -465,7 +530,7 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     {
         let (rm, rn) = if swap { (n, m) } else { (m, n) };
         let (rsplits, c) = model.best_splits(rm, rn, k, sms);
-        if c + staging_cost(staged, sms) < cost {
+        if c + staging_cost(staged, sms.count) < cost {
             return GemmPlan { kernel: rega, splits: rsplits };
         }
     }
@@ -489,23 +554,23 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
 /// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
 /// [`wide_208_saves_columns`]), `MmaLdmatrix` and `MmaTile64`.
-pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: usize) -> (Bf16Kernel, u32) {
+pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n);
-    let staging = staging_cost(stage_elems, sms);
+    let staging = staging_cost(stage_elems, sms.count);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     cheapest(cands, total, m, n, k, sms).map_or((Bf16Kernel::MmaLdmatrix, 1), |(x, s, _)| (x, s))
 }
 
 /// The best split count for one fixed tile kernel.
-pub fn choose_splits(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn choose_splits(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     choose(&[kernel], m, n, k, sms)
 }
 
 /// [`GemmKernel::RowDot`] (n ≤ 16): latency-bound, so the rule is occupancy, not the cost
 /// model: split k while there are fewer than two blocks per multiprocessor, each split at least 4
 /// slices (512 k) long.
-pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn rowdot(m: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     // The model's tile is the kernel's block (8 rows × 16 values × 32 lanes), so `cost` checks
     // the split's length and workspace.
     occupancy_plan(GemmKernel::RowDot, (m, 1, k), 2, sms)
@@ -515,7 +580,7 @@ pub fn rowdot(m: usize, k: usize, sms: usize) -> GemmPlan {
 /// occupancy: split k until there are about four blocks per multiprocessor (blocks of 4 rows ×
 /// 1024 columns), each split at least 4 slices (64 k) long, the splits' partials inside the
 /// workspace.
-pub fn coldot(m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn coldot(m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     occupancy_plan(GemmKernel::ColDot, (m, n, k), 4, sms)
 }
 
@@ -530,7 +595,7 @@ const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 /// every case: a second wave, even a partial one, cost more than it split (f32 1×4096×4096:
 /// 28.8 µs at 6 splits of 32 blocks, 30.0 at 3 and 29.6 at 8; H100,
 /// docs/runs/2026-11-24-h100-s10/e3).
-pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize, sms: usize) -> GemmPlan {
+pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (small, big) = kernels::matmul::narrow_sides(m, n);
     occupancy_plan(kernel, (small, big, k), resident, sms)
 }
@@ -538,12 +603,12 @@ pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize,
 /// The rule of the memory-bound dot-product kernels: the most splits of k, up to about
 /// `blocks_per_sm` blocks per multiprocessor, that the kernel's model accepts (every split long
 /// enough, the partials inside the workspace).
-fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_per_sm: usize, sms: usize) -> GemmPlan {
+fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_per_sm: usize, sms: Multiprocessors) -> GemmPlan {
     let model = TileModel::of(kernel).expect("a tile model");
     // Rounded down: a grid that already has nearly `blocks_per_sm` blocks per multiprocessor is
     // not split (rounded up, 2048×10×1024 ran `RowDot` in 2 splits of 256 blocks: 22.6 µs
     // against 11.9 unsplit; H100, gemm_plans).
-    let want = ((blocks_per_sm * sms) / model.tiles(m, n).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
+    let want = ((blocks_per_sm * sms.count) / model.tiles(m, n).max(1)).clamp(1, MAX_SPLITS as usize) as u32;
     let splits = (1..=want).rev().find(|&s| model.cost(m, n, k, s, sms).is_some()).unwrap_or(1);
     GemmPlan { kernel, splits }
 }
@@ -571,17 +636,17 @@ mod tests {
     #[test]
     fn big_squares_take_the_widest_tile_unsplit() {
         for n in [4096, 8192] {
-            assert_eq!(choose(&F32_TILES, n, n, n, 132), GemmPlan { kernel: GemmKernel::WarpTiledWide, splits: 1 }, "{n}");
+            assert_eq!(choose(&F32_TILES, n, n, n, Multiprocessors::H100), GemmPlan { kernel: GemmKernel::WarpTiledWide, splits: 1 }, "{n}");
         }
     }
 
     #[test]
     fn few_tiles_and_long_k_split() {
         // The MLP's 256×1024 layers: 8 wide tiles for 132 multiprocessors.
-        let p = choose(&F32_TILES, 256, 1024, 1024, 132);
+        let p = choose(&F32_TILES, 256, 1024, 1024, Multiprocessors::H100);
         assert!(p.splits > 1 || TileModel::of(p.kernel).unwrap().tiles(256, 1024) >= 64, "{p:?}");
         // A weight gradient with a tiny output and k = batch.
-        let p = choose(&F32_TILES, 10, 1024, 4096, 132);
+        let p = choose(&F32_TILES, 10, 1024, 4096, Multiprocessors::H100);
         assert!(p.splits > 1, "{p:?}");
     }
 
@@ -594,21 +659,21 @@ mod tests {
             assert!(!wide_208_saves_columns(n), "{n}");
         }
         // Large BF16 products with n = 784 take it; 3000³ and 5000³ do not.
-        assert_eq!(choose_bf16(true, 0, 4096, 784, 4096, 132).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, 0, 3000, 3000, 3000, 132).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, 0, 5000, 5000, 5000, 132).0, Bf16Kernel::Wgmma128x208);
+        assert_eq!(choose_bf16(true, 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
         let kk = Tf32Staging::default();
-        assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, 132).kernel, GemmKernel::Tf32Wgmma128x208);
-        assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, 132).kernel, GemmKernel::Tf32Wgmma128x208);
+        assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
+        assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
     }
 
     #[test]
     fn rowdot_splits_only_grids_short_of_two_blocks_per_sm() {
         // 256 blocks of 8 rows already fill 132 multiprocessors about twice.
-        assert_eq!(rowdot(2048, 1024, 132).splits, 1);
-        assert_eq!(rowdot(8192, 4096, 132).splits, 1);
+        assert_eq!(rowdot(2048, 1024, Multiprocessors::H100).splits, 1);
+        assert_eq!(rowdot(8192, 4096, Multiprocessors::H100).splits, 1);
         // 8 blocks: split k (each split at least 512 long).
-        assert_eq!(rowdot(64, 16384, 132).splits, 32);
+        assert_eq!(rowdot(64, 16384, Multiprocessors::H100).splits, 32);
     }
 
     #[test]
