@@ -29,7 +29,7 @@ WORKSPACE = 8 << 20
 SHAPES = {
     "WarpTiledWide": (128, 256, 8, 1, 16), "WarpTiledFast": (128, 128, 16, 1, 16), "Pipelined": (128, 128, 8, 2, 8),
     "Tile128x64": (128, 64, 16, 2, 8), "Tile64x128": (64, 128, 16, 2, 8), "Tile64": (64, 64, 16, 4, 4),
-    "Tile64Fine": (64, 64, 16, 2, 8),
+    "Tile64Fine": (64, 64, 16, 2, 8), "Tile32x64": (32, 64, 16, 4, 3), "Tile64x32": (64, 32, 16, 4, 3),
     "Tf32Wgmma": (128, 256, 32, 1, 8), "Tf32": (128, 128, 32, 1, 8), "Tf32Tile64": (64, 64, 32, 2, 4),
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
@@ -45,7 +45,7 @@ STAGE_PER_ELEMENT = 500.0
 # the fifth a clustered block's fixed cost on top of `fixed`.
 PARAMS = {
     "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
-    "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0],
+    "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0], "Tile32x64": [0.90, 0.0, 4.0], "Tile64x32": [0.90, 0.0, 4.0],
     "Tf32Wgmma": [1.0, 64.0, 768.0, 240.0, 256.0], "Tf32": [0.36, 48.0, 80.0], "Tf32Tile64": [0.15, 32.0, 64.0],
     "Wgmma": [1.0, 352.0, 768.0, 816.0, 1216.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
     "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.59, 272.0, 1024.0, 208.0, 0.0],
@@ -79,7 +79,16 @@ def staged_elems(prec, layout, m, n, k):
     return 0
 
 
+def narrow_tile_saves(kernel, m, n):
+    """The 32-row and 32-column FP32 tiles only where they save 15 % of a 64-wide tile's rows
+    or columns (plan.rs: narrow_tile_saves)."""
+    saves = lambda x: 100 * (-(-x // 32) * 32) <= 85 * (-(-x // 64) * 64)
+    return saves(m) if kernel == "Tile32x64" else saves(n) if kernel == "Tile64x32" else True
+
+
 def cost(kernel, m, n, k, s, params):
+    if not narrow_tile_saves(kernel, m, n):
+        return None
     bm, bn, bk, resident, warps = SHAPES[kernel]
     eff, fixed, split_cost = params[kernel][:3]
     wg = kernel in WGMMA

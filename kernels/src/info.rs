@@ -27,6 +27,8 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WARPTILE_FAST_F32,
     matmul::GEMM_TILE64_F32,
     matmul::GEMM_TILE64_FINE_F32,
+    matmul::GEMM_TILE32X64_F32,
+    matmul::GEMM_TILE64X32_F32,
     matmul::GEMM_TILE128X64_F32,
     matmul::GEMM_TILE64X128_F32,
     matmul::GEMM_WIDE_F32,

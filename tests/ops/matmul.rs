@@ -257,6 +257,8 @@ pub fn register(s: &mut Suite) {
     for kernel in [
         GemmKernel::Tile64,
         GemmKernel::Tile64Fine,
+        GemmKernel::Tile32x64,
+        GemmKernel::Tile64x32,
         GemmKernel::Tile128x64,
         GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,

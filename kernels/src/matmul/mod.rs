@@ -26,6 +26,7 @@
 //! | `skinny.rs` | `gemm_rowdot_f32`, `gemm_rowdot_bf16` | n ≤ 16: a warp per row of C, lanes split k, split-K |
 //! | `simt.rs` | `gemm_tile64_f32`, `gemm_tile128x64_f32`, `gemm_tile64x128_f32` | the fast 8×8 body on smaller tiles, for outputs with few large tiles |
 //! | `simt.rs` | `gemm_tile64_fine_f32` | the same body with 4×4 outputs per thread (256 threads per 64×64 tile), for small products |
+//! | `simt.rs` | `gemm_tile32x64_f32`, `gemm_tile64x32_f32` | 4×4 outputs per thread on 32×64 and 64×32 tiles, for products of at most 32 rows or columns |
 //! | `mma_tf32.rs`, `mma_bf16.rs` | `gemm_mma_tf32_64`, `gemm_mma_bf16_64` | the `mma.sync` pipeline on 64×64 tiles of 4 warps, split-K: mid-sized outputs |
 //! | `stage.rs` | `gemm_stage_kmajor_f32` | copies a TF32 operand k-contiguous (transposed if need be) for `wgmma` |
 //! | `wgmma.rs` | `gemm_wgmma_bf16_*`, `gemm_wgmma_tf32_kk` | Hopper: TMA copies into a 4-stage ring of transaction barriers, warp-specialized, `wgmma.mma_async` 64×256 per consumer warpgroup (sm_90a) |

@@ -594,3 +594,35 @@ pub unsafe fn gemm_tile64_fine_f32(a: *const f32, b: *const f32, c: *mut f32, bi
     // SAFETY: forwarded from the caller.
     unsafe { tile_kernel::<64, 64, 256, 1, 1, 68, 68, 4>(a, b, c, bias, &p) }
 }
+
+/// `gemm_tile64_fine_f32`'s 4×4 outputs per thread on 32×64 tiles of 128 threads (2×2 warps of
+/// 16×32), for products of at most 32 rows: a 64-row tile computes as many padding rows as
+/// rows there (FP32 32×4096×4096 took 66 µs on 64×64 tiles in 8 splits, as long as 64 rows,
+/// against cuBLAS's 43; H100, docs/runs/2026-11-25-h100-s13/r1).
+///
+/// # Safety
+/// As `gemm_tile64_f32`, with block size 128, grid (⌈n/64⌉, ⌈m/32⌉, `p.splits`) and
+/// `simt_tile_shared_bytes(32, 64)` bytes of shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows (w/2)·16, columns (w%2)·32 of the tile; lanes as in `gemm_tile64_fine_f32`.
+#[kernel(max_threads = 128, min_blocks = 4)]
+pub unsafe fn gemm_tile32x64_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tile_kernel::<32, 64, 128, 1, 2, 36, 68, 4>(a, b, c, bias, &p) }
+}
+
+/// The 64×32 twin of `gemm_tile32x64_f32` (four warps of 16×32 along m), for products of at
+/// most 32 columns.
+///
+/// # Safety
+/// As `gemm_tile64_f32`, with block size 128, grid (⌈n/32⌉, ⌈m/64⌉, `p.splits`) and
+/// `simt_tile_shared_bytes(64, 32)` bytes of shared memory.
+///
+/// # Thread mapping
+/// Warp w → rows w·16 of the tile; lanes as in `gemm_tile64_fine_f32`.
+#[kernel(max_threads = 128, min_blocks = 4)]
+pub unsafe fn gemm_tile64x32_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { tile_kernel::<64, 32, 128, 2, 1, 68, 36, 4>(a, b, c, bias, &p) }
+}

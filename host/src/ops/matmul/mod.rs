@@ -160,6 +160,12 @@ pub enum GemmKernel {
     /// time issuing two warps' instruction streams: 189×16×832 in 36 µs under ncu, H100).
     /// Split-K and the 4-byte-load loop as in `Tile64`.
     Tile64Fine,
+    /// `Tile64Fine`'s 4×4 outputs per thread on 32×64 tiles of 128 threads, four blocks per
+    /// multiprocessor: products of at most 32 rows, where a 64-row tile computes as many
+    /// padding rows as rows. Split-K and the 4-byte-load loop as in `Tile64`.
+    Tile32x64,
+    /// The 64×32 twin of `Tile32x64`: products of at most 32 columns.
+    Tile64x32,
     /// `WarpTiledFast` on 128×64 tiles of 128 threads.
     Tile128x64,
     /// `WarpTiledFast` on 64×128 tiles of 128 threads.
@@ -245,7 +251,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// Every concrete f32-input kernel, slowest rung first (`Auto` excluded).
-    pub const LADDER: [GemmKernel; 18] = [
+    pub const LADDER: [GemmKernel; 20] = [
         GemmKernel::Naive,
         GemmKernel::SmemTiled,
         GemmKernel::BlockTile1d,
@@ -255,6 +261,8 @@ impl GemmKernel {
         GemmKernel::WarpTiled,
         GemmKernel::Tile64,
         GemmKernel::Tile64Fine,
+        GemmKernel::Tile32x64,
+        GemmKernel::Tile64x32,
         GemmKernel::Tile128x64,
         GemmKernel::Tile64x128,
         GemmKernel::WarpTiledFast,
@@ -358,6 +366,8 @@ impl GemmKernel {
                 | GemmKernel::Pipelined
                 | GemmKernel::Tile64
                 | GemmKernel::Tile64Fine
+                | GemmKernel::Tile32x64
+                | GemmKernel::Tile64x32
                 | GemmKernel::Tile128x64
                 | GemmKernel::Tile64x128
                 | GemmKernel::RowDot
@@ -413,6 +423,8 @@ impl GemmKernel {
             GemmKernel::WarpTiledFast => tiles(&km::GEMM_WARPTILE_FAST_F32, km::gemm_warptile_fast_f32, (128, 128), 256, km::simt_tile_shared_bytes(128, 128))?,
             GemmKernel::Tile64 => tiles(&km::GEMM_TILE64_F32, km::gemm_tile64_f32, (64, 64), 64, km::simt_tile_shared_bytes(64, 64))?,
             GemmKernel::Tile64Fine => tiles(&km::GEMM_TILE64_FINE_F32, km::gemm_tile64_fine_f32, (64, 64), 256, km::simt_tile_shared_bytes(64, 64))?,
+            GemmKernel::Tile32x64 => tiles(&km::GEMM_TILE32X64_F32, km::gemm_tile32x64_f32, (32, 64), 128, km::simt_tile_shared_bytes(32, 64))?,
+            GemmKernel::Tile64x32 => tiles(&km::GEMM_TILE64X32_F32, km::gemm_tile64x32_f32, (64, 32), 128, km::simt_tile_shared_bytes(64, 32))?,
             GemmKernel::Tile128x64 => tiles(&km::GEMM_TILE128X64_F32, km::gemm_tile128x64_f32, (128, 64), 128, km::simt_tile_shared_bytes(128, 64))?,
             GemmKernel::Tile64x128 => tiles(&km::GEMM_TILE64X128_F32, km::gemm_tile64x128_f32, (64, 128), 128, km::simt_tile_shared_bytes(64, 128))?,
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,

@@ -213,6 +213,16 @@ impl TileModel {
             GemmKernel::Tile64x128 => t((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
             GemmKernel::Tile64 => t((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
             GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.59, 0.0, 0.0)),
+            // Only where they save rows or columns ([`narrow_tile_saves`]). Fitted there on every
+            // FP32 plan of 20 few-row and few-column products in four layouts, the two tiles'
+            // constants shared (docs/runs/2026-11-25-h100-s13/e4): the pick within 2.9 % of the
+            // best plan on the products of at most 32 rows or columns. Their four warps count as
+            // three: two blocks per multiprocessor ran slower than four (32×4096×4096 in 4
+            // splits 58 µs, in 8 splits 48). The eff above `Tile64`'s holds only where they
+            // are admitted, memory- and latency-bound products; 768³ ran 2.5× slower on them
+            // (65 µs against 26, `r2`).
+            GemmKernel::Tile32x64 => t((32, 64, 16, 4, 3, 0.90, 0.0, 4.0)),
+            GemmKernel::Tile64x32 => t((64, 32, 16, 4, 3, 0.90, 0.0, 4.0)),
             GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0), (240.0, 256.0)),
             GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 304.0, 1024.0), (176.0, 0.0)),
             // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
@@ -379,10 +389,30 @@ impl TileModel {
     }
 }
 
+/// Whether a tile kernel is a candidate for an m×n output: every one but the 32-row and
+/// 32-column FP32 tiles, which only where they compute at most 85 % of the rows
+/// ([`GemmKernel::Tile32x64`]) or columns ([`GemmKernel::Tile64x32`]) a 64-wide tile does (m or
+/// n up to 32, 96, 160: 32 against 64, 96 against 128). Elsewhere their 4×4 outputs per thread
+/// only lose: 768³ took 65 µs on them against 26 on `Tile128x64` (H100,
+/// docs/runs/2026-11-25-h100-s13/r2).
+pub fn narrow_tile_saves(kernel: GemmKernel, m: usize, n: usize) -> bool {
+    let saves = |x: usize| 100 * x.div_ceil(32) * 32 <= 85 * x.div_ceil(64) * 64;
+    match kernel {
+        GemmKernel::Tile32x64 => saves(m),
+        GemmKernel::Tile64x32 => saves(n),
+        _ => true,
+    }
+}
+
+/// The candidates among `kernels` for an m×n output with their models ([`narrow_tile_saves`]).
+fn tile_candidates(kernels: &[GemmKernel], m: usize, n: usize) -> impl Iterator<Item = (GemmKernel, Option<TileModel>)> + '_ {
+    kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| narrow_tile_saves(x, m, n))))
+}
+
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
 pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
-    let (kernel, splits, _) = cheapest(kernels.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1, 0.0));
+    let (kernel, splits, _) = cheapest(tile_candidates(kernels, m, n), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1, 0.0));
     GemmPlan { kernel, splits }
 }
 
@@ -408,7 +438,7 @@ pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
 pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
-    let (kernel, splits, cost) = cheapest(tiles.iter().map(|&x| (x, TileModel::of(x))), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
+    let (kernel, splits, cost) = cheapest(tile_candidates(tiles, m, n), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
     let kp = k.max(1).next_multiple_of(kernels::matmul::WG_BK_TF32);
     let staged = 2 * (m + n) * kp;
     let x3 = GemmKernel::Tf32x3Wgmma128x128;
@@ -619,8 +649,16 @@ fn occupancy_plan(kernel: GemmKernel, (m, n, k): (usize, usize, usize), blocks_p
 /// best of them from 0.1 GFLOP up (10 % faster only at k = 16), and with its fitted model in
 /// the list `Auto` took it for the MLP's 4096×1024×1024 x·Wᵀ (235 µs against 216 on
 /// `WarpTiledFast`; H100, docs/runs/2026-11-23-h100-s5).
-pub const F32_TILES: [GemmKernel; 6] =
-    [GemmKernel::WarpTiledWide, GemmKernel::WarpTiledFast, GemmKernel::Tile128x64, GemmKernel::Tile64x128, GemmKernel::Tile64, GemmKernel::Tile64Fine];
+pub const F32_TILES: [GemmKernel; 8] = [
+    GemmKernel::WarpTiledWide,
+    GemmKernel::WarpTiledFast,
+    GemmKernel::Tile128x64,
+    GemmKernel::Tile64x128,
+    GemmKernel::Tile64,
+    GemmKernel::Tile64Fine,
+    GemmKernel::Tile32x64,
+    GemmKernel::Tile64x32,
+];
 
 /// The FP32 tile kernels for operands that rule out 16-byte loads: [`F32_TILES`] but the wide
 /// kernel, which needs them (the others run their main loop with 4-byte loads).
@@ -665,6 +703,26 @@ mod tests {
         let kk = Tf32Staging::default();
         assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
         assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
+    }
+
+    #[test]
+    fn the_narrow_fp32_tiles_only_where_they_save_rows_or_columns() {
+        for (m, n) in [(32, 4096), (16, 1024), (96, 700), (160, 50)] {
+            assert!(narrow_tile_saves(GemmKernel::Tile32x64, m, n), "{m}x{n}");
+            assert!(narrow_tile_saves(GemmKernel::Tile64x32, n, m), "{n}x{m}");
+        }
+        for (m, n) in [(64, 32), (768, 768), (33, 10), (784, 16)] {
+            assert!(!narrow_tile_saves(GemmKernel::Tile32x64, m, n), "{m}x{n}");
+            assert!(!narrow_tile_saves(GemmKernel::Tile64x32, n, m), "{n}x{m}");
+        }
+        // Squares and the MLP's wide layers keep the 8×8 tiles; its batch-32 layers and
+        // few-column products take the narrow ones.
+        let h = Multiprocessors::H100;
+        for n in [768, 1024] {
+            assert!(!matches!(choose(&F32_TILES, n, n, n, h).kernel, GemmKernel::Tile32x64 | GemmKernel::Tile64x32), "{n}");
+        }
+        assert_eq!(choose(&F32_TILES, 32, 4096, 4096, h).kernel, GemmKernel::Tile32x64);
+        assert_eq!(choose(&F32_TILES, 4096, 16, 4096, h).kernel, GemmKernel::Tile64x32);
     }
 
     #[test]
