@@ -299,9 +299,11 @@ impl GemmKernel {
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
         // The narrow kernel `Auto`'s rules pick, if any; not where the row-per-warp kernel
         // runs x·Wᵀ of a narrow output layer.
+        // TF32 products `wgmma` reads as they are, with both sides at least 8: the tiles.
+        let tiles_first = self == GemmKernel::Tf32Auto && wgmma && tf32_staging(p).all == 0 && wgmma_takes_narrow(m, n);
         let narrow = match self {
             GemmKernel::Auto if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms.count) => narrow_auto(p, Precision::F32, false),
-            GemmKernel::Tf32Auto if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => narrow_auto(p, Precision::Tf32, false),
+            GemmKernel::Tf32Auto if !tiles_first && !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => narrow_auto(p, Precision::Tf32, false),
             _ => None,
         };
         match self {
@@ -323,7 +325,7 @@ impl GemmKernel {
                 fixed(GemmKernel::SmemTiled)
             }
             GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms.count) => plan::rowdot(m, k, sms),
-            GemmKernel::Tf32Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => plan::rowdot(m, k, sms),
+            GemmKernel::Tf32Auto if !tiles_first && rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => narrow_plan(self, narrow_f32(self == GemmKernel::NarrowMn, m, n).0, m, n, k, sms),
             GemmKernel::Auto if pipelined_fits(m, n, k, sms.count) => fixed(GemmKernel::Pipelined),
@@ -846,6 +848,17 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
         Precision::Bf16 => width <= 8 && (elems <= NARROW_AUTO_WIDE_MAX || (width == 4 && (elems <= NARROW_AUTO_BF16_MAX || bf16_staged))),
     };
     take.then_some(mn)
+}
+
+/// Whether TF32 and BF16 `Auto` run a product with at most 16 rows or columns on the `wgmma`
+/// tiles rather than the CUDA-core narrow and row-per-warp kernels, when `wgmma` reads both
+/// operands as they are (k-contiguous, aligned): from 8 rows and columns up (`wgmma`'s narrowest
+/// n). With the clustered split-K plans placed by rounds, the tiles won every such product timed:
+/// TF32 m×10×1024 for m = 32 to 1024 5.5-6.3 µs against 7.3-12.1, 1024×10×4096 11.0 against
+/// 19.2, 10×4096×128 3.0 against 4.8; BF16 4096×10×1024 6.9 against 8.7, 256×10×4096 6.6 against
+/// 8.4 (H100, docs/runs/2026-11-25-h100-s13/r3).
+fn wgmma_takes_narrow(m: usize, n: usize) -> bool {
+    m.min(n) >= 8
 }
 
 /// Whether the warp-per-column kernel's grid (8 columns by 4 rows per block) has a block per
@@ -1455,7 +1468,9 @@ pub fn gemm_bf16_with(
     let sms = gpu.info().multiprocessor_layout();
     // Elements `Auto`'s `wgmma` path would pad first (only `Auto` asks).
     let pad = if kernel == Bf16Kernel::Auto { bf16_pad(a, b) } else { 0 };
-    let narrow = if kernel == Bf16Kernel::Auto { narrow_auto(&params, Precision::Bf16, pad > 0) } else { None };
+    let direct = params.a_col_stride == 1 && params.b_row_stride == 1 && pad == 0;
+    let tiles_first = direct && wgmma_takes_narrow(m, n) && gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info);
+    let narrow = if kernel == Bf16Kernel::Auto && !tiles_first { narrow_auto(&params, Precision::Bf16, pad > 0) } else { None };
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
