@@ -11,6 +11,12 @@
 //!            + (splits − 1)·split·BM·BN / eff
 //! ```
 //!
+//! A `wgmma` plan whose splits run as thread-block clusters is costed in rounds instead: the
+//! clusters the device keeps resident at once with one block per multiprocessor
+//! ([`Multiprocessors`], asked of the driver) run together, the rest in further rounds, each
+//! round at one block's rate (`rounds · (per·BK + fixed + cluster_fixed)·BM·BN / eff` plus the
+//! cluster reduction).
+//!
 //! `eff` is the kernel's throughput per multiprocessor when it is full, relative to the
 //! fastest kernel of its precision; a multiprocessor needs about 8 warps in flight before it
 //! issues at full rate, so a lone 2-warp block runs at a quarter of it. `fixed` is the
