@@ -582,9 +582,14 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
 /// through wave counts (136 and 583 µs against 127 and 531; H100,
 /// docs/runs/2026-11-23-h100-s8/r8, r9). Where the rule admits it, it wins in every layout
 /// measured: 4096×784×4096 nt 42 µs against 73, nn 64 against 74.
+///
+/// Nor where n fits one 128-wide tile: there the 64×128 and 64×64 tiles cover n with fewer
+/// wasted columns, and the 208-wide one only looked cheaper than the 256-wide one (TF32 nt
+/// 32×10×1024 ran 16 splits of it in 9.0 µs, where 8 of the 64×128 tile took 5.6; H100,
+/// docs/runs/2026-11-25-h100-s13/r3, r5).
 pub fn wide_208_saves_columns(n: usize) -> bool {
     let cols = |bn: usize| n.div_ceil(bn) * bn;
-    100 * cols(208) <= 85 * cols(256)
+    n > 128 && 100 * cols(208) <= 85 * cols(256)
 }
 
 /// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
@@ -699,7 +704,7 @@ mod tests {
         for n in [784, 800, 400] {
             assert!(wide_208_saves_columns(n), "{n}");
         }
-        for n in [1000, 3000, 4096, 5000, 256, 1024] {
+        for n in [1000, 3000, 4096, 5000, 256, 1024, 10, 64, 128] {
             assert!(!wide_208_saves_columns(n), "{n}");
         }
         // Large BF16 products with n = 784 take it; 3000³ and 5000³ do not.
