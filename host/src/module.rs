@@ -303,8 +303,7 @@ impl KernelModule {
         let mut out = [0; 9];
         for (size, slot) in out.iter_mut().enumerate().skip(1) {
             let size = size as u32;
-            let mut attr = LaunchAttribute { id: LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, pad: 0, value: [0; 16] };
-            attr.value[..3].copy_from_slice(&[size, 1, 1]);
+            let mut attr = LaunchAttribute::new(LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, [size, 1, 1]);
             let config = LaunchConfigEx {
                 grid: [size, 1, 1],
                 block: [threads, 1, 1],
@@ -345,6 +344,16 @@ struct LaunchAttribute {
     value: [u32; 16],
 }
 
+impl LaunchAttribute {
+    /// Attribute `id` whose value starts with the three words `v` (cluster dimensions, or a flag
+    /// and zeros).
+    fn new(id: u32, v: [u32; 3]) -> LaunchAttribute {
+        let mut value = [0u32; 16];
+        value[..3].copy_from_slice(&v);
+        LaunchAttribute { id, pad: 0, value }
+    }
+}
+
 /// `CUlaunchConfig` (cuda.h, CUDA 12.0+).
 #[repr(C)]
 struct LaunchConfigEx {
@@ -375,11 +384,7 @@ unsafe extern "C" {
 /// As [`cu::cuLaunchKernel`]: a live function, arguments matching its parameters; with
 /// `cfg.overlaps_previous`, a kernel that waits for the previous grid before touching memory.
 unsafe fn launch_ex(f: cu::CUfunction, cfg: LaunchConfig, stream: cu::CUstream, args: &mut [*mut c_void]) -> cu::CUresult {
-    let attr = |id, v: [u32; 3]| {
-        let mut value = [0u32; 16];
-        value[..3].copy_from_slice(&v);
-        LaunchAttribute { id, pad: 0, value }
-    };
+    let attr = LaunchAttribute::new;
     // At most two attributes, on the stack (this runs on every clustered or overlapped launch).
     let mut attrs = [attr(0, [0; 3]), attr(0, [0; 3])];
     let mut count = 0;

@@ -297,10 +297,10 @@ impl GemmKernel {
     pub fn plan_for(self, p: &GemmParams, sms: plan::Multiprocessors, wgmma: bool) -> GemmPlan {
         let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
         let fixed = |kernel| GemmPlan { kernel, splits: 1 };
-        // The narrow kernel `Auto`'s rules pick, if any; not where the row-per-warp kernel
-        // runs x·Wᵀ of a narrow output layer.
         // TF32 products `wgmma` reads as they are, with both sides at least 8: the tiles.
         let tiles_first = self == GemmKernel::Tf32Auto && wgmma && tf32_staging(p).all == 0 && wgmma_takes_narrow(m, n);
+        // The narrow kernel `Auto`'s rules pick, if any; not where the row-per-warp kernel
+        // runs x·Wᵀ of a narrow output layer.
         let narrow = match self {
             GemmKernel::Auto if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms.count) => narrow_auto(p, Precision::F32, false),
             GemmKernel::Tf32Auto if !tiles_first && !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => narrow_auto(p, Precision::Tf32, false),
@@ -879,8 +879,9 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
         Precision::Tf32 => SHORTK_AUTO_TF32_MAX_K,
         Precision::Bf16 => SHORTK_AUTO_MAX_K,
     };
-    let fits = (1..=max_k).contains(&k) && m.saturating_mul(n) >= SHORTK_AUTO_MIN_OUTPUTS;
-    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4) || m * n >= SHORTK_AUTO_F32_MIN_OUTPUTS)
+    let outputs = m.saturating_mul(n);
+    let fits = (1..=max_k).contains(&k) && outputs >= SHORTK_AUTO_MIN_OUTPUTS;
+    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4) || outputs >= SHORTK_AUTO_F32_MIN_OUTPUTS)
 }
 
 /// Longest k for which BF16 `Auto` runs [`GemmKernel::ShortK`] on outputs of at least
@@ -911,7 +912,7 @@ pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
 /// 7.2 against 6.1; e5).
 pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
 /// Fewest outputs for which FP32 `Auto` runs the short-k kernel at any k up to
-/// [`SHORTK_AUTO_MAX_K`]: a pass that writes C (4096×4096×10: 28.4 µs against 39.4 for
+/// `kernels::matmul::SHORTK_MAX`: a pass that writes C (4096×4096×10: 28.4 µs against 39.4 for
 /// `Pipelined`, 1024×1024×10 3.8 against 4.2 for the 64×64 tiles, 256×4096×10 3.7 against 4.1),
 /// where below it the 64×64 tiles start sooner (797×346×9: 5.0 against 5.3; H100,
 /// docs/runs/2026-11-24-h100-s12/e9).
@@ -1468,8 +1469,9 @@ pub fn gemm_bf16_with(
     let sms = gpu.info().multiprocessor_layout();
     // Elements `Auto`'s `wgmma` path would pad first (only `Auto` asks).
     let pad = if kernel == Bf16Kernel::Auto { bf16_pad(a, b) } else { 0 };
+    let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info);
     let direct = params.a_col_stride == 1 && params.b_row_stride == 1 && pad == 0;
-    let tiles_first = direct && wgmma_takes_narrow(m, n) && gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info);
+    let tiles_first = direct && wgmma_takes_narrow(m, n) && wgmma;
     let narrow = if kernel == Bf16Kernel::Auto && !tiles_first { narrow_auto(&params, Precision::Bf16, pad > 0) } else { None };
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
@@ -1486,8 +1488,7 @@ pub fn gemm_bf16_with(
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
-            let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info) && k > 0;
-            let (kernel, splits) = plan::choose_bf16(wgmma, pad, m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
