@@ -116,6 +116,13 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             {
                 add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
+            // The swapped 128×256 kernel: its split counts over n×m.
+            let swapped = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped);
+            for s in SPLIT_CHOICES {
+                if swapped.is_some_and(|md| md.accepts(n, m, k, s)) {
+                    out.push(Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::WgmmaSwapped, splits: s }));
+                }
+            }
         }
     }
     narrow(&mut out, precision, m, n, k);

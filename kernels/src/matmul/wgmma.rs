@@ -160,6 +160,13 @@ pub const WG_BK_TF32: usize = 32;
 /// Width (elements) of the TMA box of an MN-major tile: one 128-byte row of bf16.
 pub const WG_MN_BOX: usize = 64;
 
+/// Rows of the TMA box of a K-major tile of `rows` rows that the kernels copy without
+/// transposing: 64 when `rows` is a multiple of 64 (the tile in several boxes, those past C
+/// skipped), else the whole tile in one box.
+pub const fn kmajor_box_rows(rows: usize) -> usize {
+    if rows.is_multiple_of(64) { 64 } else { rows }
+}
+
 /// A CUDA tensor map (`CUtensorMap`): the opaque 128-byte descriptor the host builds with
 /// `cuTensorMapEncodeTiled` and passes by value; the copy engine reads it from the kernel's
 /// parameter space, where it must be 64-byte aligned. Rust's PTX calling convention aligns
@@ -542,6 +549,20 @@ mod device {
             unsafe { produce_transposed::<K, CONS, NACC, STAGES>((map_a, map_b), (xa, xb), (m0, n0, first, ktiles), ring) };
         } else if wg == 0 {
             if tid == 0 {
+                // The boxes of each operand along m or n: 64 rows of a K-major tile (one box if
+                // its rows are not a multiple of 64), one 128-byte row of m or n of an MN-major
+                // one. Boxes that start past the product's rows (op(A)) or columns (op(B)) are
+                // not copied: they would only feed rows or columns of the tile past C, which
+                // are never stored, and the copy engine fills them with zeros no faster than it
+                // copies (nt 4096×784×4096 on 128×256 tiles, whose last column of tiles is 94 %
+                // past n, took 73 µs where 4096×768×4096 took 46; H100,
+                // docs/runs/2026-11-24-h100-s14/e4).
+                let (rows, cols) = if SWAP { (p.n as usize, p.m as usize) } else { (p.m as usize, p.n as usize) };
+                let a_box = if TA { WG_ROW_BYTES / K::BYTES } else { kmajor_box_rows(bm) };
+                let b_box = if TB { WG_MN_BOX } else { kmajor_box_rows(bn) };
+                let a_boxes = (bm / a_box).min((rows - m0).div_ceil(a_box));
+                let b_boxes = bn.div_ceil(b_box).min((cols - n0).div_ceil(b_box));
+                let landed = ((a_boxes * a_box + b_boxes * b_box) * WG_ROW_BYTES) as u32;
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
                     let (ka, kb) = x3_slices(p, first + kt);
@@ -553,24 +574,26 @@ mod device {
                         if kt >= STAGES {
                             mbarrier_wait(empty(s), ((kt / STAGES - 1) & 1) as u32);
                         }
-                        mbarrier_arrive_expect_tx(full(s), tile.landed_bytes(TB) as u32);
-                        if TA {
-                            // Boxes one 128-byte row wide (64 bf16 or 32 f32 of m), a slice deep.
-                            let mn_box = WG_ROW_BYTES / K::BYTES;
-                            for j in 0..bm / mn_box {
-                                let dst = a_dst + (j * K::BK * WG_ROW_BYTES) as u32;
-                                tma_load_2d(dst, map_a, (m0 + j * mn_box) as i32, ka, full(s));
+                        mbarrier_arrive_expect_tx(full(s), landed);
+                        // Either orientation, box j lands 128·a_box·j bytes in: an MN-major box
+                        // is one 128-byte row of m or n wide and a slice (as many rows) deep.
+                        for j in 0..a_boxes {
+                            let dst = a_dst + (j * a_box * WG_ROW_BYTES) as u32;
+                            let x = (m0 + j * a_box) as i32;
+                            if TA {
+                                tma_load_2d(dst, map_a, x, ka, full(s));
+                            } else {
+                                tma_load_2d(dst, map_a, ka, x, full(s));
                             }
-                        } else {
-                            tma_load_2d(a_dst, map_a, ka, m0 as i32, full(s));
                         }
-                        if TB {
-                            for j in 0..bn.div_ceil(WG_MN_BOX) {
-                                let dst = b_dst + (j * WG_MN_BOX * WG_ROW_BYTES) as u32;
-                                tma_load_2d(dst, map_b, (n0 + j * WG_MN_BOX) as i32, kb, full(s));
+                        for j in 0..b_boxes {
+                            let dst = b_dst + (j * b_box * WG_ROW_BYTES) as u32;
+                            let x = (n0 + j * b_box) as i32;
+                            if TB {
+                                tma_load_2d(dst, map_b, x, kb, full(s));
+                            } else {
+                                tma_load_2d(dst, map_b, kb, x, full(s));
                             }
-                        } else {
-                            tma_load_2d(b_dst, map_b, kb, n0 as i32, full(s));
                         }
                     }
                 }
@@ -997,6 +1020,36 @@ wgmma_kernel!(
     /// staged first).
     gemm_wgmma_tf32_kk_128x208, Tf32, false, false, WG_WIDE_208, 384, 1
 );
+/// Declares the swapped forms of the four BF16 layouts on tile `$tile`: each computes Cᵀ =
+/// op(B)ᵀ·op(A)ᵀ (its grid over n×m, `map_a` describing B and `map_b` A) and stores the tile
+/// transposed, for products whose n the tiles cover worse than their m (the MLP's n = 784
+/// layers: nn 4096×784×4096 took 62 µs on 128×208 tiles, whose op(B) is MN-major; H100,
+/// docs/runs/2026-11-24-h100-s14). Named by the layout of A and B they serve.
+macro_rules! wgmma_swapped_kernels {
+    ($tile:ident, $kk:ident, $kn:ident, $mk:ident, $mn:ident) => {
+        wgmma_kernel!(
+            /// `gemm_wgmma_bf16_kk` (A m×k, B n×k) as Cᵀ = B·Aᵀ: both k-contiguous.
+            $kk, Bf16, false, false, true, $tile, 384, 1
+        );
+        wgmma_kernel!(
+            /// `gemm_wgmma_bf16_kn` (A m×k, B k×n) as Cᵀ = Bᵀ·Aᵀ: op(A) = Bᵀ MN-major.
+            $kn, Bf16, true, false, true, $tile, 384, 1
+        );
+        wgmma_kernel!(
+            /// `gemm_wgmma_bf16_mk` (A k×m, B n×k) as Cᵀ = B·A: op(B) = A MN-major.
+            $mk, Bf16, false, true, true, $tile, 384, 1
+        );
+        wgmma_kernel!(
+            /// `gemm_wgmma_bf16_mn` (A k×m, B k×n) as Cᵀ = Bᵀ·A: both MN-major.
+            $mn, Bf16, true, true, true, $tile, 384, 1
+        );
+    };
+}
+
+wgmma_swapped_kernels!(WG_WIDE, gemm_wgmma_bf16_kk_swapped, gemm_wgmma_bf16_kn_swapped, gemm_wgmma_bf16_mk_swapped, gemm_wgmma_bf16_mn_swapped);
+// The swapped tile (bn rows of bm + 4 floats) fits over the stages.
+const _: () = assert!(WG_WIDE.bn * (WG_WIDE.bm() + 4) * 4 <= WG_WIDE.stages * WG_WIDE.stage_bytes());
+
 /// Declares the TF32 kernels that transpose MN-major operands in shared memory on tile `$tile`
 /// (a `*_T` tile; `$both` for the kernel that transposes both): op(B) stored k×n, op(A) stored
 /// k×m, both.

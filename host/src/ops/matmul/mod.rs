@@ -1351,6 +1351,9 @@ pub enum Bf16Kernel {
     /// `Wgmma` on 64×64 tiles of one consumer warpgroup, two blocks per multiprocessor:
     /// products with few rows or columns, split along k over more blocks.
     Wgmma64x64,
+    /// `Wgmma` (128×256 tiles) on Cᵀ = op(B)ᵀ·op(A)ᵀ: tiles over n×m, each stored transposed.
+    /// For products whose n the tiles cover worse than their m (split-K counted over n×m).
+    WgmmaSwapped,
     /// A few rows of C on the CUDA cores (a batch-few layer): one warp per output column,
     /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
     /// the weights stream once. Correct for any shape; fast for m ≤ 4.
@@ -1376,7 +1379,7 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 14] = [
+    pub const ALL: [Bf16Kernel; 15] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
@@ -1385,6 +1388,7 @@ impl Bf16Kernel {
         Bf16Kernel::Wgmma128x208,
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::Wgmma64x64,
+        Bf16Kernel::WgmmaSwapped,
         Bf16Kernel::WarpDot,
         Bf16Kernel::RowDot,
         Bf16Kernel::ColDot,
@@ -1405,6 +1409,7 @@ impl Bf16Kernel {
                 | Bf16Kernel::Wgmma128x208
                 | Bf16Kernel::Wgmma64x128
                 | Bf16Kernel::Wgmma64x64
+                | Bf16Kernel::WgmmaSwapped
                 | Bf16Kernel::RowDot
                 | Bf16Kernel::NarrowMn
                 | Bf16Kernel::NarrowK
@@ -1418,6 +1423,7 @@ impl Bf16Kernel {
             Bf16Kernel::Wgmma128x208 => Some(kernels::matmul::WG_WIDE_208),
             Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             Bf16Kernel::Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
+            Bf16Kernel::WgmmaSwapped => Some(kernels::matmul::WG_WIDE),
             _ => None,
         }
     }
@@ -1488,7 +1494,7 @@ pub fn gemm_bf16_with(
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
-            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, pad, m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, tb == Transpose::No, pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
@@ -1536,6 +1542,8 @@ fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
 
 /// The split-K count of the cost model for a BF16 tile kernel (1 for the others).
 fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Multiprocessors) -> u32 {
+    // The swapped kernel's tiles are over n×m.
+    let (m, n) = if kernel == Bf16Kernel::WgmmaSwapped { (n, m) } else { (m, n) };
     plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0)
 }
 
@@ -1566,6 +1574,18 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     }
 }
 
+/// The swapped BF16 `wgmma` kernel of a layout ([`Bf16Kernel::WgmmaSwapped`]).
+fn wgmma_bf16_swapped(ta: Transpose, tb: Transpose) -> WgmmaKernel {
+    use kernels::matmul as km;
+    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    match (ta, tb) {
+        (Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_SWAPPED, km::gemm_wgmma_bf16_kk_swapped),
+        (Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_SWAPPED, km::gemm_wgmma_bf16_kn_swapped),
+        (Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_SWAPPED, km::gemm_wgmma_bf16_mk_swapped),
+        (Transpose::Yes, Transpose::No) => k(&km::GEMM_WGMMA_BF16_MN_SWAPPED, km::gemm_wgmma_bf16_mn_swapped),
+    }
+}
+
 /// A bf16 matrix as the copy engine sees it.
 fn bf16_tma(x: &DeviceMatrixBf16) -> TmaMatrix {
     TmaMatrix { ptr: x.device_ptr(), element: TmaElement::Bf16, rows: x.rows(), cols: x.cols(), ld: x.cols() }
@@ -1591,7 +1611,10 @@ fn run_bf16_plan(
         return invalid("Auto is not a concrete kernel".into());
     }
     let model = plan::TileModel::of_bf16(plan.kernel);
-    check_splits("gemm_bf16", plan.kernel, model, plan.splits, &params)?;
+    let swapped = plan.kernel == Bf16Kernel::WgmmaSwapped;
+    // The swapped kernel's tiles and splits are over n×m.
+    let checked = if swapped { GemmParams { m: params.n, n: params.m, ..params } } else { params };
+    check_splits("gemm_bf16", plan.kernel, model, plan.splits, &checked)?;
     check_bf16_copy("gemm_bf16", &epilogue, plan.kernel, plan.kernel.writes_bf16_copy())?;
     let params = match model {
         Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
@@ -1631,13 +1654,20 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
-        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma128x208 | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::Auto => {
+        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma128x208 | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::WgmmaSwapped | Bf16Kernel::Auto => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
-            let wg =
-                WgmmaOperands { a: ta_m, a_mn: ta == Transpose::Yes, b: tb_m, b_mn: tb == Transpose::No, bk: km::WG_BK_BF16, transposes: false, swap: false };
-            return launch_wgmma(gpu, "gemm_bf16", wgmma_bf16(ta, tb, tile), tile, wg, c.device_ptr(), bias_ptr, params);
+            let (a_mn, b_mn) = (ta == Transpose::Yes, tb == Transpose::No);
+            let (kernel, wg) = if swapped {
+                // Cᵀ = op(B)ᵀ·op(A)ᵀ: B (stored k×n: MN-major) is its first operand, A (stored
+                // k×m: MN-major) its second.
+                let wg = WgmmaOperands { a: tb_m, a_mn: b_mn, b: ta_m, b_mn: a_mn, bk: km::WG_BK_BF16, transposes: false, swap: true };
+                (wgmma_bf16_swapped(ta, tb), wg)
+            } else {
+                (wgmma_bf16(ta, tb, tile), WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, transposes: false, swap: false })
+            };
+            return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
     let (a, b, c) = (KernelArg::into_kernel_arg(a), KernelArg::into_kernel_arg(b), KernelArg::into_kernel_arg(c));
@@ -1708,8 +1738,12 @@ fn launch_wgmma(
     kernel.require(gpu)?;
     let WgmmaKernel { info, launch } = kernel;
     // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32) and a stage's k deep.
+    // A kernel that transposes an MN-major operand copies its K-major one as a whole tile; the
+    // others in boxes of `kmajor_box_rows`.
+    let split_boxes = !(x.transposes && (x.a_mn || x.b_mn));
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
-        if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
+        let rows = if split_boxes { km::kmajor_box_rows(tile_rows) } else { tile_rows };
+        if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, rows as u32) }
     };
     let map_a = map(&x.a, x.a_mn, tile.bm())?;
     let map_b = map(&x.b, x.b_mn, tile.bn)?;

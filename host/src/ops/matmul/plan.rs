@@ -271,6 +271,8 @@ impl TileModel {
         match kernel {
             // Refitted with clusters counted in rounds (docs/runs/2026-11-25-h100-s13).
             Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 352.0, 768.0), (816.0, 1216.0)),
+            // Over n×m (its callers swap m and n).
+            Bf16Kernel::WgmmaSwapped => TileModel::of_bf16(Bf16Kernel::Wgmma),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.59, 272.0, 1024.0), (208.0, 0.0)),
             Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 256.0), (48.0, 352.0)),
             // eff: 4096³ nt took 205 µs on it, 191 on the 128×256 tile (1.5 % of its columns
@@ -594,14 +596,43 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 
 /// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
 /// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
-/// [`wide_208_saves_columns`]), `MmaLdmatrix` and `MmaTile64`.
-pub fn choose_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
+/// [`wide_208_saves_columns`] and op(B) is K-major), `MmaLdmatrix` and `MmaTile64`; then the
+/// 128×256 tile on Cᵀ ([`Bf16Kernel::WgmmaSwapped`], its model over n×m) in place of the
+/// pick where it costs less, or as little with fewer tiles, or as little with as many and an
+/// MN-major op(B) (`b_mn`).
+///
+/// Measured (H100, docs/runs/2026-11-24-h100-s14/e5): with an MN-major op(B) the 128×208 tile
+/// lost to the 128×256 one in either orientation (nn 4096×784×4096: 52.5 µs, 48.8 unswapped,
+/// 45.9 swapped; its op(B) lands in four 64-wide boxes for 208 columns), and the swapped tile
+/// ran nn and tn products as fast or 1–6 % faster where it has as many tiles (3000³ nn 122 µs
+/// against 124, 2000³ 29.2 against 30.7), and faster where it has fewer (112 against 128 at
+/// 4096×784×4096); with more (784×4096×4096 tn: 128 against 112) 6 % slower.
+pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
-    let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n);
+    let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n)
+        .map(move |(x, md)| (x, md.filter(|_| !(b_mn && x == Bf16Kernel::Wgmma128x208))));
     let staging = staging_cost(stage_elems, sms.count);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
-    cheapest(cands, total, m, n, k, sms).map_or((Bf16Kernel::MmaLdmatrix, 1), |(x, s, _)| (x, s))
+    let Some((kernel, splits, cost)) = cheapest(cands, total, m, n, k, sms) else {
+        return (Bf16Kernel::MmaLdmatrix, 1);
+    };
+    let Some(swapped) = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped).filter(|_| wgmma) else {
+        return (kernel, splits);
+    };
+    let (s_splits, s_cost) = swapped.best_splits(n, m, k, sms);
+    let s_cost = s_cost + staging;
+    let (s_tiles, tiles) = (swapped.tiles(n, m), swapped.tiles(m, n));
+    let as_cheap = kernel == Bf16Kernel::Wgmma && s_cost <= SWAP_TIE * cost;
+    if s_cost * SWAP_TIE < cost || (as_cheap && (s_tiles < tiles || (s_tiles == tiles && b_mn))) {
+        return (Bf16Kernel::WgmmaSwapped, s_splits);
+    }
+    (kernel, splits)
 }
+
+/// Costs within this factor of each other are a tie between the two orientations of the
+/// 128×256 tile ([`choose_bf16`]): the model counts the same waves for both where the
+/// measurements differ by the tiles' count and op(B)'s layout.
+const SWAP_TIE: f64 = 1.02;
 
 /// The best split count for one fixed tile kernel.
 pub fn choose_splits(kernel: GemmKernel, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
@@ -708,9 +739,14 @@ mod tests {
             assert!(!wide_208_saves_columns(n), "{n}");
         }
         // Large BF16 products with n = 784 take it; 3000³ and 5000³ do not.
-        assert_eq!(choose_bf16(true, 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_eq!(choose_bf16(true, false, 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, false, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, false, 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        // With an MN-major op(B) the 128×256 tile, on Cᵀ where that has fewer tiles or as many.
+        assert_eq!(choose_bf16(true, true, 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, true, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, true, 0, 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        assert_eq!(choose_bf16(true, false, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
         let kk = Tf32Staging::default();
         assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
         assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
