@@ -484,7 +484,8 @@ mod device {
 
     /// The whole kernel on a tile of `CONS` consumer warpgroups × 64 rows and 2·`NACC` columns
     /// with `STAGES` pipeline stages (a [`WgTile`]); `map_a`/`map_b` are the generic addresses
-    /// of the tensor maps. `TA`: A is stored k×m (op(A) = Aᵀ, m contiguous); `TB`: B is stored
+    /// of the tensor maps, `edge_a`/`edge_b` those of the same operands in 64-row boxes (the
+    /// K-major ones; [`kmajor_box_rows`]). `TA`: A is stored k×m (op(A) = Aᵀ, m contiguous); `TB`: B is stored
     /// k×n (n contiguous). Otherwise the operand is stored with k contiguous (A as m×k, B as
     /// n×k).
     ///
@@ -494,6 +495,7 @@ mod device {
     pub unsafe fn wgmma_gemm<K: WgKind, const TA: bool, const TB: bool, const SWAP: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
         map_a: u64,
         map_b: u64,
+        (edge_a, edge_b): (u64, u64),
         c: *mut f32,
         bias: *const f32,
         p: &GemmParams,
@@ -549,19 +551,55 @@ mod device {
             unsafe { produce_transposed::<K, CONS, NACC, STAGES>((map_a, map_b), (xa, xb), (m0, n0, first, ktiles), ring) };
         } else if wg == 0 {
             if tid == 0 {
-                // The boxes of each operand along m or n: 64 rows of a K-major tile (one box if
-                // its rows are not a multiple of 64), one 128-byte row of m or n of an MN-major
-                // one. Boxes that start past the product's rows (op(A)) or columns (op(B)) are
-                // not copied: they would only feed rows or columns of the tile past C, which
-                // are never stored, and the copy engine fills them with zeros no faster than it
-                // copies (nt 4096×784×4096 on 128×256 tiles, whose last column of tiles is 94 %
-                // past n, took 73 µs where 4096×768×4096 took 46; H100,
-                // docs/runs/2026-11-24-h100-s14/e4).
+                // The boxes of each operand along m or n: one 128-byte row of m or n of an
+                // MN-major tile; a K-major tile in one box, or, where no more than its first 64
+                // rows are inside C, in one 64-row box (`edge_*`). Boxes that start past the
+                // product's rows (op(A)) or columns (op(B)) are not copied: they would only feed
+                // rows or columns of the tile past C, which are never stored, and the copy
+                // engine fills them with zeros no faster than it copies (nt 4096×784×4096 on
+                // 128×256 tiles, whose last column of tiles is 94 % past n, took 73 µs where
+                // 4096×768×4096 took 46). A tile in several 64-row boxes runs slower than in one
+                // box with rows past C: every K-major tile in 64-row boxes made FP32 4096³ on
+                // TF32 1.63 → 2.04 ms, and only the tiles reaching past C, 3000³ BF16 126 → 140
+                // µs (H100, docs/runs/2026-11-24-h100-s14/e4, r1, r2).
                 let (rows, cols) = if SWAP { (p.n as usize, p.m as usize) } else { (p.m as usize, p.n as usize) };
-                let a_box = if TA { WG_ROW_BYTES / K::BYTES } else { kmajor_box_rows(bm) };
-                let b_box = if TB { WG_MN_BOX } else { kmajor_box_rows(bn) };
-                let a_boxes = (bm / a_box).min((rows - m0).div_ceil(a_box));
-                let b_boxes = bn.div_ceil(b_box).min((cols - n0).div_ceil(b_box));
+                // Only on the 128-row tiles without FP32 on TF32 (`PROMOTE`): compiled into
+                // those, the edge path made FP32 4096³ on TF32's 128×128 tiles 12 % slower (1.62 →
+                // 1.82 ms, e6), and into the 64-row tiles, BF16 and TF32 1024³ and 768³ 9–13 %
+                // (e7); their tiles past C have at most 64 rows or 64 columns past it anyway.
+                let edges = CONS > 1 && !K::PROMOTE;
+                let a_edge = edges && !TA && kmajor_box_rows(bm) < bm && rows - m0 <= kmajor_box_rows(bm);
+                let b_edge = edges && !TB && kmajor_box_rows(bn) < bn && cols - n0 <= kmajor_box_rows(bn);
+                let a_box = if TA {
+                    WG_ROW_BYTES / K::BYTES
+                } else if a_edge {
+                    kmajor_box_rows(bm)
+                } else {
+                    bm
+                };
+                let b_box = if TB {
+                    WG_MN_BOX
+                } else if b_edge {
+                    kmajor_box_rows(bn)
+                } else {
+                    bn
+                };
+                let (map_a, map_b) = (if a_edge { edge_a } else { map_a }, if b_edge { edge_b } else { map_b });
+                // An edge box holds every row of its tile inside C.
+                let a_boxes = if a_edge || !TA {
+                    1
+                } else if edges {
+                    (bm / a_box).min((rows - m0).div_ceil(a_box))
+                } else {
+                    bm / a_box
+                };
+                let b_boxes = if b_edge || !TB {
+                    1
+                } else if edges {
+                    bn.div_ceil(b_box).min((cols - n0).div_ceil(b_box))
+                } else {
+                    bn.div_ceil(b_box)
+                };
                 let landed = ((a_boxes * a_box + b_boxes * b_box) * WG_ROW_BYTES) as u32;
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
@@ -946,7 +984,8 @@ macro_rules! wgmma_kernel {
         ///
         /// # Safety
         /// `map_a` and `map_b` describe A and B as the host's `TensorMap` builder does for this
-        /// layout and tile (128-byte swizzle, boxes of one stage's tile); `c` (f32, m rows of
+        /// layout and tile (128-byte swizzle, boxes of one stage's tile), `edge_a` and `edge_b`
+        /// the same with K-major boxes of `kmajor_box_rows` rows; `c` (f32, m rows of
         /// `p.ldc`) and `bias` (n f32 if `p.has_bias != 0`) are valid and disjoint from A and
         /// B. Launch: block `tile.threads()`, grid (⌈n/bn⌉, ⌈m/bm⌉),
         /// `tile.shared_transposing(xa, xb)` bytes of dynamic shared memory (the MN-major
@@ -955,13 +994,14 @@ macro_rules! wgmma_kernel {
         /// Split-K over gridDim.z (`p.splits`, with a zeroed counter per tile at `p.sem`;
         /// `split.rs`).
         #[kernel(sm_90a, max_threads = $threads, min_blocks = $blocks)]
-        pub unsafe fn $name(map_a: TensorMap, map_b: TensorMap, c: *mut f32, bias: *const f32, p: GemmParams) {
+        pub unsafe fn $name(map_a: TensorMap, map_b: TensorMap, edge_a: TensorMap, edge_b: TensorMap, c: *mut f32, bias: *const f32, p: GemmParams) {
             const _: () = assert!($tile.threads() == $threads);
-            let _ = (map_a, map_b);
+            let _ = (map_a, map_b, edge_a, edge_b);
             let (a, b) = (param_addr!($name, 0), param_addr!($name, 1));
+            let edges = (param_addr!($name, 2), param_addr!($name, 3));
             // SAFETY: forwarded from the caller.
             unsafe {
-                device::wgmma_gemm::<device::$kind, $ta, $tb, $swap, { $tile.consumers }, { $tile.bn / 2 }, { $tile.stages }>(a, b, c, bias, &p)
+                device::wgmma_gemm::<device::$kind, $ta, $tb, $swap, { $tile.consumers }, { $tile.bn / 2 }, { $tile.stages }>(a, b, edges, c, bias, &p)
             }
         }
     };

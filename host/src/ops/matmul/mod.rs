@@ -540,7 +540,17 @@ type F32Gemm = unsafe fn(&Gpu, LaunchConfig, *const f32, *const f32, *mut f32, *
 /// The typed launcher of a BF16 GEMM kernel.
 type Bf16Gemm = unsafe fn(&Gpu, LaunchConfig, *const u16, *const u16, *mut f32, *const f32, GemmParams) -> Result<()>;
 /// The typed launcher of a `wgmma` GEMM kernel.
-type WgmmaGemm = unsafe fn(&Gpu, LaunchConfig, kernels::matmul::TensorMap, kernels::matmul::TensorMap, *mut f32, *const f32, GemmParams) -> Result<()>;
+type WgmmaGemm = unsafe fn(
+    &Gpu,
+    LaunchConfig,
+    kernels::matmul::TensorMap,
+    kernels::matmul::TensorMap,
+    kernels::matmul::TensorMap,
+    kernels::matmul::TensorMap,
+    *mut f32,
+    *const f32,
+    GemmParams,
+) -> Result<()>;
 
 /// A `wgmma` GEMM kernel: its descriptor (for the device check and messages) and its launcher.
 #[derive(Clone, Copy)]
@@ -1738,15 +1748,15 @@ fn launch_wgmma(
     kernel.require(gpu)?;
     let WgmmaKernel { info, launch } = kernel;
     // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32) and a stage's k deep.
-    // A kernel that transposes an MN-major operand copies its K-major one as a whole tile; the
-    // others in boxes of `kmajor_box_rows`.
-    let split_boxes = !(x.transposes && (x.a_mn || x.b_mn));
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
-        let rows = if split_boxes { km::kmajor_box_rows(tile_rows) } else { tile_rows };
-        if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, rows as u32) }
+        if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
     };
     let map_a = map(&x.a, x.a_mn, tile.bm())?;
     let map_b = map(&x.b, x.b_mn, tile.bn)?;
+    // The K-major tiles that reach past C in boxes of `kmajor_box_rows` (the kernels that copy
+    // without transposing; the others never read these).
+    let edge_a = map(&x.a, x.a_mn, km::kmajor_box_rows(tile.bm()))?;
+    let edge_b = map(&x.b, x.b_mn, km::kmajor_box_rows(tile.bn))?;
     let shared = if x.transposes { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
     let (m, n) = (params.m as usize, params.n as usize);
     let (rows, cols) = if x.swap { (n, m) } else { (m, n) };
@@ -1763,7 +1773,7 @@ fn launch_wgmma(
     // SAFETY: the wgmma kernels take (TensorMap a, TensorMap b, f32 c, f32 bias, GemmParams); the
     // maps describe A and B exactly (the copy engine zero-fills outside them), the shapes were
     // checked, and the kernel bounds-checks C.
-    unsafe { launch(gpu, cfg, map_a, map_b, c as *mut f32, bias as *const f32, params) }
+    unsafe { launch(gpu, cfg, map_a, map_b, edge_a, edge_b, c as *mut f32, bias as *const f32, params) }
 }
 
 /// Checks the shapes of a GEMM and builds its parameters; `None` when C is empty (nothing to

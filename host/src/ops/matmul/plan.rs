@@ -596,21 +596,24 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 
 /// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
 /// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
-/// [`wide_208_saves_columns`] and op(B) is K-major), `MmaLdmatrix` and `MmaTile64`; then the
+/// [`wide_208_saves_columns`], at [`BF16_208_MN_B_EFF`] of its rate with an MN-major op(B)),
+/// `MmaLdmatrix` and `MmaTile64`; then the
 /// 128×256 tile on Cᵀ ([`Bf16Kernel::WgmmaSwapped`], its model over n×m) in place of the
 /// pick where it costs less, or as little with fewer tiles, or as little with as many and an
 /// MN-major op(B) (`b_mn`).
 ///
 /// Measured (H100, docs/runs/2026-11-24-h100-s14/e5): with an MN-major op(B) the 128×208 tile
-/// lost to the 128×256 one in either orientation (nn 4096×784×4096: 52.5 µs, 48.8 unswapped,
-/// 45.9 swapped; its op(B) lands in four 64-wide boxes for 208 columns), and the swapped tile
+/// lost to the 128×256 one on a single wave in either orientation (nn 4096×784×4096: 52.5 µs,
+/// 48.8 unswapped, 45.9 swapped), and the swapped tile
 /// ran nn and tn products as fast or 1–6 % faster where it has as many tiles (3000³ nn 122 µs
 /// against 124, 2000³ 29.2 against 30.7), and faster where it has fewer (112 against 128 at
 /// 4096×784×4096); with more (784×4096×4096 tn: 128 against 112) 6 % slower.
 pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
-    let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n)
-        .map(move |(x, md)| (x, md.filter(|_| !(b_mn && x == Bf16Kernel::Wgmma128x208))));
+    let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n).map(move |(x, md)| {
+        let slower = b_mn && x == Bf16Kernel::Wgmma128x208;
+        (x, md.map(|md| if slower { TileModel { eff: md.eff * BF16_208_MN_B_EFF, ..md } } else { md }))
+    });
     let staging = staging_cost(stage_elems, sms.count);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     let Some((kernel, splits, cost)) = cheapest(cands, total, m, n, k, sms) else {
@@ -628,6 +631,13 @@ pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usi
     }
     (kernel, splits)
 }
+
+/// The BF16 128×208 tile's rate with an MN-major op(B), relative to its rate with a K-major one:
+/// op(B) lands in four 64-wide boxes for its 208 columns. nn against nt: 4096×784×4096 52.5
+/// against 41.6 µs, 4096×784×2048 29.4 against 24.2, 3000³ 152 against 136, 1024×784×4096 in
+/// three splits 23.3 against 20.2 (H100, docs/runs/2026-11-24-h100-s14/e5). Excluded instead,
+/// the model ran nn 2048×784×4096 on the swapped 128×256 tile in 47.5 µs against 36.6 (`r2`).
+pub const BF16_208_MN_B_EFF: f64 = 0.8;
 
 /// Costs within this factor of each other are a tie between the two orientations of the
 /// 128×256 tile ([`choose_bf16`]): the model counts the same waves for both where the

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Session 14, call r3 (a K-major tile in one 64-row box only where no more than 64 of its rows are inside C; the BF16 128x208 tile at 0.8 of its rate with an MN-major op(B) instead of excluded): the ops
+# tests of Auto and BF16, the full sweep and the second random group against PyTorch, the FP32
+# MLP step.
+set -u
+export PYTHONUNBUFFERED=1
+mkdir -p /tmp/b && tar xJf .gpu/r3s14.txz -C /tmp/b && B=/tmp/b/r3s14
+L=/tmp/logs; rm -rf $L; mkdir -p $L
+T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $L/gpu.txt
+for f in Auto gemm_bf16 Tf32; do timeout 100 $B/tests/ops-test "$f" > $L/tests-ops-$f.log 2>&1; el "ops $f rc=$? $(grep '^test result' $L/tests-ops-$f.log)"; grep -E "FAILED|panicked" $L/tests-ops-$f.log | head -5; done
+timeout 100 $B/tests/nn-test > $L/tests-nn.log 2>&1; el "nn rc=$? $(grep '^test result' $L/tests-nn.log)"
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+timeout 150 $CS --tool memcheck $B/tests/ops-test "Wgmma::split" > $L/memcheck.log 2>&1; el "memcheck rc=$? $(grep -E "ERROR SUMMARY|^test result" $L/memcheck.log | tr "\n" " ")"
+$B/benches/gemm_sweep --list --seed 589266001 > $L/cases.csv
+timeout 100 python3 benches/torch/gemm_sweep.py $L/cases.csv > $L/torch.csv 2> $L/torch-err.log; el "torch rc=$?"
+timeout 150 $B/benches/gemm_sweep --seed 589266001 --torch $L/torch.csv --csv $L/sweep.csv > $L/sweep.log 2>&1; el "sweep rc=$?"; grep -E "^f32|^tf32|^bf16|^RESULT" $L/sweep.log
+$B/benches/gemm_sweep --list --groups random --seed 20261124 > $L/cases-r2.csv
+timeout 40 python3 benches/torch/gemm_sweep.py $L/cases-r2.csv > $L/torch-r2.csv 2> $L/torch-r2-err.log; el "torch r2 rc=$?"
+timeout 40 $B/benches/gemm_sweep --groups random --seed 20261124 --torch $L/torch-r2.csv --csv $L/sweep-r2.csv > $L/sweep-r2.log 2>&1; el "sweep r2 rc=$?"; grep -E "^f32|^tf32|^bf16|^RESULT" $L/sweep-r2.log
+timeout 60 python3 benches/torch/mlp_step.py > $L/mlp-torch.txt 2>&1; el "mlp torch rc=$?"
+timeout 100 $B/benches/mlp --bench no-criterion-case > $L/mlp-bench.log 2>&1; el "mlp bench rc=$?"
+grep "train_step,\|infer," $L/mlp-bench.log | head -8; grep "graph\|infer," $L/mlp-torch.txt
+timeout 120 $B/benches/gemm_plans --precisions bf16 --layouts nn,nt --shapes 2048x784x4096,1024x784x4096,3000x3000x3000,1024x1024x1024 --plans Auto,Wgmma,Wgmma128x208,WgmmaSwapped > $L/plans.csv 2> $L/plans.err; el "plans rc=$?"
+tar czf $OUT/logs.tgz -C /tmp logs
