@@ -55,6 +55,7 @@ PARAMS = {
 
 
 TF32_TRANSPOSE_EFF = 0.5
+BF16_208_MN_B_EFF = 0.8
 
 
 def tf32_staging(layout, m, n, k):
@@ -144,13 +145,22 @@ def losses(cases, params):
         # A TF32 plan transposes in shared memory when that is cheaper (plan.rs: Tf32Staging).
         extra = lambda c: min(c + staging(stage), c / TF32_TRANSPOSE_EFF + staging(rest)) if stage > rest else c + staging(stage)
         # Only the tile kernels are modelled (gemm_plans also times SmemTiled and RowDot).
-        scored = [(cost(p, m, n, k, s, params), p, s) for (p, s) in plans if p in SHAPES]
+        # The swapped 128×256 tile is the 128×256 model over n×m; the 128×208 tile with an
+        # MN-major op(B) (layouts ?n) runs at BF16_208_MN_B_EFF of its rate (plan.rs: choose_bf16;
+        # its tie rule between the two orientations is not mirrored).
+        b_mn = key[1][1] == "n"
+        def model(p, s):
+            if p == "WgmmaSwapped":
+                return cost("Wgmma", n, m, k, s, params)
+            c = cost(p, m, n, k, s, params)
+            return c / BF16_208_MN_B_EFF if c is not None and b_mn and p == "Wgmma128x208" else c
+        scored = [(model(p, s), p, s) for (p, s) in plans if p in SHAPES or p == "WgmmaSwapped"]
         # The 128×208 tiles only where they save columns (plan.rs: wide_208_saves_columns); the
         # TF32 one always stages (no transposing form).
         cols = lambda bn: -(-n // bn) * bn
         scored = [x for x in scored if not (x[1].endswith("128x208") and 100 * cols(208) > 85 * cols(256))]
         staged = lambda c, p: c + staging(stage) if p == "Tf32Wgmma128x208" else extra(c)
-        scored = [(staged(c, p) if p in WGMMA else c, p, s) for c, p, s in scored if c is not None]
+        scored = [(staged(c, p) if p in WGMMA or p == "WgmmaSwapped" else c, p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
         best_split = {}
@@ -158,7 +168,7 @@ def losses(cases, params):
             if p not in best_split or c < best_split[p][0]:
                 best_split[p] = (c, s)
         _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
-        best = min(t for (p, _), t in plans.items() if p in SHAPES)
+        best = min(t for (p, _), t in plans.items() if p in SHAPES or p == "WgmmaSwapped")
         out[key] = (plans[(pick, s)] / best, pick, s)
     return out
 

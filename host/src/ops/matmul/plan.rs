@@ -582,8 +582,10 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
 /// and with an MN-major op(B), which lands in four 64-wide boxes for its 208 columns, 0.72
 /// (nn 265 µs); given those constants the cost model still chose it for 3000³ and 5000³ nt
 /// through wave counts (136 and 583 µs against 127 and 531; H100,
-/// docs/runs/2026-11-23-h100-s8/r8, r9). Where the rule admits it, it wins in every layout
-/// measured: 4096×784×4096 nt 42 µs against 73, nn 64 against 74.
+/// docs/runs/2026-11-23-h100-s8/r8, r9). Where the rule admits it with a K-major op(B) it wins:
+/// 4096×784×4096 nt 42 µs against 47 on 128×256 tiles (73 before tiles past C stopped copying
+/// what lies past it); with an MN-major one see [`BF16_208_MN_B_EFF`] (H100,
+/// docs/runs/2026-11-24-h100-s14/e5).
 ///
 /// Nor where n fits one 128-wide tile: there the 64×128 and 64×64 tiles cover n with fewer
 /// wasted columns, and the 208-wide one only looked cheaper than the 256-wide one (TF32 nt
