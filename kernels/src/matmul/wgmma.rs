@@ -59,11 +59,6 @@ impl WgTile {
     pub const fn stage_bytes(&self) -> usize {
         (self.bm() + self.b_alloc()) * WG_ROW_BYTES
     }
-    /// Bytes the copy engine lands in one stage: op(A)'s tile, and op(B)'s `bn` rows (K-major)
-    /// or whole 64-wide boxes (`b_mn`, MN-major).
-    pub const fn landed_bytes(&self, b_mn: bool) -> usize {
-        (self.bm() + if b_mn { self.b_alloc() } else { self.bn }) * WG_ROW_BYTES
-    }
     /// Dynamic shared memory: the stages, 1024 bytes of slack to align them for the swizzle, and
     /// the barriers.
     pub const fn shared(&self) -> u32 {
@@ -160,9 +155,9 @@ pub const WG_BK_TF32: usize = 32;
 /// Width (elements) of the TMA box of an MN-major tile: one 128-byte row of bf16.
 pub const WG_MN_BOX: usize = 64;
 
-/// Rows of the TMA box of a K-major tile of `rows` rows that the kernels copy without
-/// transposing: 64 when `rows` is a multiple of 64 (the tile in several boxes, those past C
-/// skipped), else the whole tile in one box.
+/// Rows of the edge box of a K-major tile of `rows` rows (the kernels that copy without
+/// transposing, 128-row tiles): a tile with at most this many rows inside C is copied in one
+/// such box instead of the whole tile's (64 when `rows` is a multiple of 64, else `rows`).
 pub const fn kmajor_box_rows(rows: usize) -> usize {
     if rows.is_multiple_of(64) { 64 } else { rows }
 }
@@ -484,10 +479,10 @@ mod device {
 
     /// The whole kernel on a tile of `CONS` consumer warpgroups × 64 rows and 2·`NACC` columns
     /// with `STAGES` pipeline stages (a [`WgTile`]); `map_a`/`map_b` are the generic addresses
-    /// of the tensor maps, `edge_a`/`edge_b` those of the same operands in 64-row boxes (the
-    /// K-major ones; [`kmajor_box_rows`]). `TA`: A is stored k×m (op(A) = Aᵀ, m contiguous); `TB`: B is stored
-    /// k×n (n contiguous). Otherwise the operand is stored with k contiguous (A as m×k, B as
-    /// n×k).
+    /// of the tensor maps, `edge_a`/`edge_b` those of the same operands in the edge boxes of
+    /// [`kmajor_box_rows`] (K-major ones). `TA`: A is stored k×m (op(A) = Aᵀ, m contiguous);
+    /// `TB`: B is stored k×n (n contiguous). Otherwise the operand is stored with k contiguous
+    /// (A as m×k, B as n×k).
     ///
     /// # Safety
     /// See the kernels.
