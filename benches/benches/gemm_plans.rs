@@ -116,10 +116,11 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             {
                 add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
-            // The swapped 128×256 kernel: its split counts over n×m.
+            // The swapped 128×256 kernel: its split counts over its own tile space (n×m).
             let swapped = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped);
+            let (sm, sn) = Bf16Kernel::WgmmaSwapped.tile_space(m, n);
             for s in SPLIT_CHOICES {
-                if swapped.is_some_and(|md| md.accepts(n, m, k, s)) {
+                if swapped.is_some_and(|md| md.accepts(sm, sn, k, s)) {
                     out.push(Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::WgmmaSwapped, splits: s }));
                 }
             }

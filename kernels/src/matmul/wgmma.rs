@@ -563,39 +563,9 @@ mod device {
                 // 1.82 ms, e6), and into the 64-row tiles, BF16 and TF32 1024³ and 768³ 9–13 %
                 // (e7); their tiles past C have at most 64 rows or 64 columns past it anyway.
                 let edges = CONS > 1 && !K::PROMOTE;
-                let a_edge = edges && !TA && kmajor_box_rows(bm) < bm && rows - m0 <= kmajor_box_rows(bm);
-                let b_edge = edges && !TB && kmajor_box_rows(bn) < bn && cols - n0 <= kmajor_box_rows(bn);
-                let a_box = if TA {
-                    WG_ROW_BYTES / K::BYTES
-                } else if a_edge {
-                    kmajor_box_rows(bm)
-                } else {
-                    bm
-                };
-                let b_box = if TB {
-                    WG_MN_BOX
-                } else if b_edge {
-                    kmajor_box_rows(bn)
-                } else {
-                    bn
-                };
-                let (map_a, map_b) = (if a_edge { edge_a } else { map_a }, if b_edge { edge_b } else { map_b });
-                // An edge box holds every row of its tile inside C.
-                let a_boxes = if a_edge || !TA {
-                    1
-                } else if edges {
-                    (bm / a_box).min((rows - m0).div_ceil(a_box))
-                } else {
-                    bm / a_box
-                };
-                let b_boxes = if b_edge || !TB {
-                    1
-                } else if edges {
-                    bn.div_ceil(b_box).min((cols - n0).div_ceil(b_box))
-                } else {
-                    bn.div_ceil(b_box)
-                };
-                let landed = ((a_boxes * a_box + b_boxes * b_box) * WG_ROW_BYTES) as u32;
+                let a = OperandBoxes::of(TA, WG_ROW_BYTES / K::BYTES, bm, rows - m0, edges, (map_a, edge_a));
+                let b = OperandBoxes::of(TB, WG_MN_BOX, bn, cols - n0, edges, (map_b, edge_b));
+                let landed = ((a.count * a.rows + b.count * b.rows) * WG_ROW_BYTES) as u32;
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
                     let (ka, kb) = x3_slices(p, first + kt);
@@ -608,26 +578,8 @@ mod device {
                             mbarrier_wait(empty(s), ((kt / STAGES - 1) & 1) as u32);
                         }
                         mbarrier_arrive_expect_tx(full(s), landed);
-                        // Either orientation, box j lands 128·a_box·j bytes in: an MN-major box
-                        // is one 128-byte row of m or n wide and a slice (as many rows) deep.
-                        for j in 0..a_boxes {
-                            let dst = a_dst + (j * a_box * WG_ROW_BYTES) as u32;
-                            let x = (m0 + j * a_box) as i32;
-                            if TA {
-                                tma_load_2d(dst, map_a, x, ka, full(s));
-                            } else {
-                                tma_load_2d(dst, map_a, ka, x, full(s));
-                            }
-                        }
-                        for j in 0..b_boxes {
-                            let dst = b_dst + (j * b_box * WG_ROW_BYTES) as u32;
-                            let x = (n0 + j * b_box) as i32;
-                            if TB {
-                                tma_load_2d(dst, map_b, x, kb, full(s));
-                            } else {
-                                tma_load_2d(dst, map_b, kb, x, full(s));
-                            }
-                        }
+                        a.load(a_dst, m0, ka, full(s));
+                        b.load(b_dst, n0, kb, full(s));
                     }
                 }
             }
@@ -924,6 +876,55 @@ mod device {
         for i in 0..NACC {
             sum[i] += d[i];
             d[i] = 0.0;
+        }
+    }
+
+    /// The TMA boxes one operand's tile lands in, along m or n (one stage's k deep).
+    #[derive(Clone, Copy)]
+    struct OperandBoxes {
+        /// MN-major: boxes one 128-byte row of m or n wide, coordinates (m or n, k).
+        mn: bool,
+        /// Rows of m or n per box (128 bytes each per k-row of a K-major tile).
+        rows: usize,
+        count: usize,
+        map: u64,
+    }
+
+    impl OperandBoxes {
+        /// The boxes of a `tile`-row tile with `inside` of its rows inside C: MN-major, boxes of
+        /// `mn_box`, those past C skipped where `edges`; K-major, the whole tile in one box, or
+        /// where `edges` and no more than [`kmajor_box_rows`] of it are inside C, one box of
+        /// that many from `maps.1`.
+        #[inline(always)]
+        fn of(mn: bool, mn_box: usize, tile: usize, inside: usize, edges: bool, (map, edge_map): (u64, u64)) -> OperandBoxes {
+            if mn {
+                let all = tile.div_ceil(mn_box);
+                let count = if edges { all.min(inside.div_ceil(mn_box)) } else { all };
+                return OperandBoxes { mn, rows: mn_box, count, map };
+            }
+            let edge = edges && kmajor_box_rows(tile) < tile && inside <= kmajor_box_rows(tile);
+            if edge { OperandBoxes { mn, rows: kmajor_box_rows(tile), count: 1, map: edge_map } } else { OperandBoxes { mn, rows: tile, count: 1, map } }
+        }
+
+        /// Issues the copies of k-slice `k` of the tile at `x0` (m or n) into `dst`, completing
+        /// on barrier `bar`. Either orientation, box j lands 128·rows·j bytes in: an MN-major box
+        /// is one 128-byte row of m or n wide and a slice (as many rows) deep.
+        ///
+        /// # Safety
+        /// As `tma_load_2d`: `dst` has room for the boxes, `bar` expects their bytes.
+        #[inline(always)]
+        unsafe fn load(self, dst: u32, x0: usize, k: i32, bar: u32) {
+            for j in 0..self.count {
+                let (dst, x) = (dst + (j * self.rows * WG_ROW_BYTES) as u32, (x0 + j * self.rows) as i32);
+                // SAFETY: forwarded.
+                unsafe {
+                    if self.mn {
+                        tma_load_2d(dst, self.map, x, k, bar);
+                    } else {
+                        tma_load_2d(dst, self.map, k, x, bar);
+                    }
+                }
+            }
         }
     }
 

@@ -1426,6 +1426,12 @@ impl Bf16Kernel {
         )
     }
 
+    /// The (rows, columns) its tiles and split-K plans cover for an m×n product: n×m for
+    /// [`Bf16Kernel::WgmmaSwapped`], which computes Cᵀ.
+    pub fn tile_space(self, m: usize, n: usize) -> (usize, usize) {
+        if self == Bf16Kernel::WgmmaSwapped { (n, m) } else { (m, n) }
+    }
+
     /// The `wgmma` tile of a Hopper kernel.
     fn wgmma_tile(self) -> Option<kernels::matmul::WgTile> {
         match self {
@@ -1552,8 +1558,7 @@ fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
 
 /// The split-K count of the cost model for a BF16 tile kernel (1 for the others).
 fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Multiprocessors) -> u32 {
-    // The swapped kernel's tiles are over n×m.
-    let (m, n) = if kernel == Bf16Kernel::WgmmaSwapped { (n, m) } else { (m, n) };
+    let (m, n) = kernel.tile_space(m, n);
     plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0)
 }
 
@@ -1622,8 +1627,8 @@ fn run_bf16_plan(
     }
     let model = plan::TileModel::of_bf16(plan.kernel);
     let swapped = plan.kernel == Bf16Kernel::WgmmaSwapped;
-    // The swapped kernel's tiles and splits are over n×m.
-    let checked = if swapped { GemmParams { m: params.n, n: params.m, ..params } } else { params };
+    let (tm, tn) = plan.kernel.tile_space(m, n);
+    let checked = GemmParams { m: tm as u64, n: tn as u64, ..params };
     check_splits("gemm_bf16", plan.kernel, model, plan.splits, &checked)?;
     check_bf16_copy("gemm_bf16", &epilogue, plan.kernel, plan.kernel.writes_bf16_copy())?;
     let params = match model {
@@ -1754,9 +1759,14 @@ fn launch_wgmma(
     let map_a = map(&x.a, x.a_mn, tile.bm())?;
     let map_b = map(&x.b, x.b_mn, tile.bn)?;
     // The K-major tiles that reach past C in boxes of `kmajor_box_rows` (the kernels that copy
-    // without transposing; the others never read these).
-    let edge_a = map(&x.a, x.a_mn, km::kmajor_box_rows(tile.bm()))?;
-    let edge_b = map(&x.b, x.b_mn, km::kmajor_box_rows(tile.bn))?;
+    // without transposing; the others never read these). Where that box is the whole tile's, or
+    // the operand is MN-major, the kernel never reads it: the main map stands in, not encoded
+    // twice.
+    let edge = |m: &TmaMatrix, mn: bool, rows: usize, main: kernels::matmul::TensorMap| {
+        if mn || km::kmajor_box_rows(rows) == rows { Ok(main) } else { map(m, mn, km::kmajor_box_rows(rows)) }
+    };
+    let edge_a = edge(&x.a, x.a_mn, tile.bm(), map_a)?;
+    let edge_b = edge(&x.b, x.b_mn, tile.bn, map_b)?;
     let shared = if x.transposes { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
     let (m, n) = (params.m as usize, params.n as usize);
     let (rows, cols) = if x.swap { (n, m) } else { (m, n) };

@@ -624,9 +624,10 @@ pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usi
     let Some(swapped) = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped).filter(|_| wgmma) else {
         return (kernel, splits);
     };
-    let (s_splits, s_cost) = swapped.best_splits(n, m, k, sms);
+    let (sm, sn) = Bf16Kernel::WgmmaSwapped.tile_space(m, n);
+    let (s_splits, s_cost) = swapped.best_splits(sm, sn, k, sms);
     let s_cost = s_cost + staging;
-    let (s_tiles, tiles) = (swapped.tiles(n, m), swapped.tiles(m, n));
+    let (s_tiles, tiles) = (swapped.tiles(sm, sn), swapped.tiles(m, n));
     let as_cheap = kernel == Bf16Kernel::Wgmma && s_cost <= SWAP_TIE * cost;
     if s_cost * SWAP_TIE < cost || (as_cheap && (s_tiles < tiles || (s_tiles == tiles && b_mn))) {
         return (Bf16Kernel::WgmmaSwapped, s_splits);
