@@ -87,6 +87,9 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma128x128] {
                 add(TileModel::of(kernel), host::ops::matmul::x3_k(k).1, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
+            // The same with the operands split in the kernel: its model over k itself.
+            let kernel = GemmKernel::Tf32x3Split;
+            add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             // The skinny kernel `Auto` also runs (timed so its rule can be checked against the
             // tiles; not fitted); the launch-bound one is added below.
             if n <= 16 && !ta {

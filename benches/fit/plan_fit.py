@@ -35,9 +35,14 @@ SHAPES = {
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
     "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8),
     "Wgmma128x208": (128, 208, 64, 1, 8), "Tf32Wgmma128x208": (128, 208, 32, 1, 8),
+    "Tf32x3Wgmma128x128": (128, 128, 32, 1, 8), "Tf32x3Split": (128, 128, 32, 1, 8),
 }
 # The wgmma kernels: staged operands add a pass, and a split moves only the partial tile's part inside C.
-WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64")
+WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64",
+         "Tf32x3Wgmma128x128", "Tf32x3Split")
+# FP32 on TF32 (FP32 `Auto`, plan.rs: choose_f32): the staged form over three segments of the
+# padded k plus its staging pass, the split form over k; both in TF32 units, times this.
+TF32_UNIT_IN_F32 = 0.12
 STAGE_LAUNCH = 1.0e6
 STAGE_PER_ELEMENT = 500.0
 # The constants being fitted, per kernel: (eff, fixed, split cost[, cluster split cost, cluster
@@ -51,7 +56,11 @@ PARAMS = {
     "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.59, 272.0, 1024.0, 208.0, 0.0],
     "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0, 32.0], "Wgmma64x64": [0.38, 240.0, 256.0, 48.0, 352.0],
     "Wgmma128x208": [0.95, 448.0, 768.0, 720.0, 0.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0, 0.0],
+    "Tf32x3Wgmma128x128": [0.70, 128.0, 768.0, 64.0, 256.0], "Tf32x3Split": [0.26, 48.0, 256.0, 16.0, 96.0],
 }
+# The split form's rate per MN-major operand it transposes while splitting (plan.rs:
+# X3_SPLIT_MN_EFF).
+X3_SPLIT_MN_EFF = [0.93]
 
 
 TF32_TRANSPOSE_EFF = 0.5
@@ -149,9 +158,17 @@ def losses(cases, params):
         # MN-major op(B) (layouts ?n) runs at BF16_208_MN_B_EFF of its rate (plan.rs: choose_bf16;
         # its tie rule between the two orientations is not mirrored).
         b_mn = key[1][1] == "n"
+        mn_ops = (key[1][0] == "t") + (key[1][1] == "n")
+        kp = -(-max(k, 1) // 32) * 32
         def model(p, s):
             if p == "WgmmaSwapped":
                 return cost("Wgmma", n, m, k, s, params)
+            if p == "Tf32x3Wgmma128x128":
+                c = cost(p, m, n, 3 * kp, s, params)
+                return None if c is None else TF32_UNIT_IN_F32 * (c + staging(2 * (m + n) * kp))
+            if p == "Tf32x3Split":
+                c = cost(p, m, n, k, s, params)
+                return None if c is None else TF32_UNIT_IN_F32 * c / X3_SPLIT_MN_EFF[0] ** mn_ops
             c = cost(p, m, n, k, s, params)
             return c / BF16_208_MN_B_EFF if c is not None and b_mn and p == "Wgmma128x208" else c
         scored = [(model(p, s), p, s) for (p, s) in plans if p in SHAPES or p == "WgmmaSwapped"]
@@ -184,20 +201,25 @@ def main():
     precs = sorted({k[0] for k in cases})
     splits_grid = [float(x) for x in range(0, 1025, 16)]
     grids = ([x / 100 for x in range(5, 101, 1)], [float(x) for x in range(0, 1025, 16)], splits_grid, splits_grid, [float(x) for x in range(0, 2049, 32)])
+    only = [a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--only=")]
     if "--search" in sys.argv:
         for prec in precs:
             kernels = sorted({p for key, plans in cases.items() if key[0] == prec for (p, _) in plans if p in SHAPES})
+            kernels = [k for k in kernels if not only or k in only[0]]
             for _ in range(3):
                 for kern in kernels:
                     for i, grid in enumerate(grids[: len(params[kern])]):
                         if kern in ("WarpTiledWide", "Tf32Wgmma", "Wgmma") and i == 0:
                             continue  # the reference kernel of its precision
+                        if kern == "Tf32x3Split" and i == 0:
+                            continue  # from the large products' rate against the staged form (plan.rs)
                         def trial(v):
                             q = dict(params)
                             q[kern] = list(params[kern])
                             q[kern][i] = v
                             return (score(cases, q, prec), abs(v - params[kern][i]))
                         params[kern][i] = min(grid, key=trial)
+        print(f"X3_SPLIT_MN_EFF {X3_SPLIT_MN_EFF[0]:.2f}")
         for kern in sorted(params):
             cluster = f" cluster split {params[kern][3]:.0f} cluster fixed {params[kern][4]:.0f}" if len(params[kern]) > 3 else ""
             print(f"{kern:>14}: eff {params[kern][0]:.2f} fixed {params[kern][1]:.0f} split {params[kern][2]:.0f}{cluster}")

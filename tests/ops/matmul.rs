@@ -171,7 +171,7 @@ pub fn register(s: &mut Suite) {
     // FP32 on TF32 tensor cores, every layout, odd shapes and ragged k (k = 1, 33, 1000: the
     // segments padded to whole slices), held to the f32 tolerance; without sm_90a PTX a forced
     // kernel is a MissingKernel error.
-    for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma128x128] {
+    for kernel in [GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma128x128, GemmKernel::Tf32x3Split] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024), (37, 1, 45)]) {
                 s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
@@ -184,7 +184,10 @@ pub fn register(s: &mut Suite) {
                 });
             }
         }
-        for (ta, tb) in [(false, true), (true, false)] {
+        // The split form's four layouts are four kernels.
+        let layouts: &[(bool, bool)] =
+            if kernel == GemmKernel::Tf32x3Split { &[(false, false), (false, true), (true, false), (true, true)] } else { &[(false, true), (true, false)] };
+        for &(ta, tb) in layouts {
             s.gpu(format!("gemm::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
                     return Ok(()); // checked by the MissingKernel test above on GPUs without sm_90a
@@ -215,8 +218,8 @@ pub fn register(s: &mut Suite) {
                 return expect_err("Tf32x3Wgmma128x128 without sm_90a", got, |e| matches!(e, Error::MissingKernel { .. }));
             }
             let want = reference::gemm_f64(&ha, (m, k), false, &hb, (k, n), false, 1.0, 0.0, &vec![0.0; m * n], None, Activation::Identity);
-            let mut worst = [0.0f64; 4];
-            let kernels = [GemmKernel::WarpTiledWide, GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma128x128, GemmKernel::Tf32Wgmma];
+            let mut worst = [0.0f64; 5];
+            let kernels = [GemmKernel::WarpTiledWide, GemmKernel::Tf32x3Wgmma, GemmKernel::Tf32x3Wgmma128x128, GemmKernel::Tf32Wgmma, GemmKernel::Tf32x3Split];
             for (i, kernel) in kernels.into_iter().enumerate() {
                 let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
                 gpu(c.fill(g, f32::NAN))?;
@@ -224,9 +227,11 @@ pub fn register(s: &mut Suite) {
                 let got = gpu(c.to_host(g))?;
                 worst[i] = got.iter().zip(&want).map(|(x, y)| if x.is_finite() { (f64::from(*x) - y).abs() } else { f64::INFINITY }).fold(0.0, f64::max);
             }
-            let [f32_err, wide_err, x3_err, tf32_err] = worst;
-            if wide_err > 32.0 * f32_err || wide_err > tf32_err / 4.0 || x3_err > 2.0 * f32_err {
-                return Err(format!("max errors: f32 {f32_err:.3e}, Tf32x3Wgmma {wide_err:.3e}, Tf32x3Wgmma128x128 {x3_err:.3e}, TF32 {tf32_err:.3e}"));
+            let [f32_err, wide_err, x3_err, tf32_err, split_err] = worst;
+            if wide_err > 32.0 * f32_err || wide_err > tf32_err / 4.0 || x3_err > 2.0 * f32_err || split_err > 2.0 * f32_err {
+                return Err(format!(
+                    "max errors: f32 {f32_err:.3e}, Tf32x3Wgmma {wide_err:.3e}, Tf32x3Wgmma128x128 {x3_err:.3e}, TF32 {tf32_err:.3e}, Tf32x3Split {split_err:.3e}"
+                ));
             }
             Ok(())
         });

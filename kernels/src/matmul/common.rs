@@ -367,7 +367,9 @@ pub unsafe fn load_quads<const Q: usize>(ptrs: &[*const F32x4; Q]) -> [F32x4; Q]
 pub fn to_tf32(x: f32) -> u32 {
     let y: u32;
     // SAFETY: a register-only conversion.
-    unsafe { core::arch::asm!("cvt.rna.tf32.f32 {y}, {x};", y = out(reg32) y, x = in(reg32) x) };
+    // Pure: the compiler may move loads and stores across it (as written, each conversion fenced
+    // the split producer's shared loads and stores, docs/runs/2026-11-24-h100-s15/e3).
+    unsafe { core::arch::asm!("cvt.rna.tf32.f32 {y}, {x};", y = out(reg32) y, x = in(reg32) x, options(pure, nomem, nostack)) };
     y
 }
 

@@ -123,6 +123,24 @@ pub unsafe fn ld_shared_f32(addr: u32) -> f32 {
     v
 }
 
+/// The four f32 at shared address `addr`.
+///
+/// # Safety
+/// `addr` is a 16-byte aligned shared address inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn ld_shared_f32x4(addr: u32) -> [f32; 4] {
+    let (x, y, z, w): (f32, f32, f32, f32);
+    // SAFETY: forwarded.
+    unsafe {
+        asm!(
+            "ld.shared.v4.f32 {{{x}, {y}, {z}, {w}}}, [{a}];",
+            a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, z = out(reg32) z, w = out(reg32) w,
+            options(readonly, nostack),
+        )
+    };
+    [x, y, z, w]
+}
+
 /// Stores four f32 at shared address `addr`.
 ///
 /// # Safety

@@ -88,6 +88,21 @@ pub fn tf32_split(x: f32) -> (f32, f32) {
     (head, tail)
 }
 
+/// The TF32 head and tail of `x` by truncation, in four integer and float operations and no
+/// conversion (the split producer's, [`super::wgmma`]'s `Tf32x3Split`): head = x with its low 13
+/// bits cleared, tail = x − head (exact) likewise, so head + tail is x to 2⁻²¹ relative, half
+/// [`tf32_split`]'s precision. Its two `cvt.rna` ran at a quarter of the rate of the arithmetic
+/// and made the producer the bottleneck: FP32 4096³ 2.00 ms, 1.35 with no split at all (H100,
+/// docs/runs/2026-11-24-h100-s15/e3). A non-finite head gets a zero tail.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn tf32_split_trunc(x: f32) -> (f32, f32) {
+    const MASK: u32 = 0xffff_e000;
+    let head = f32::from_bits(x.to_bits() & MASK);
+    let tail = if head.is_finite() { f32::from_bits((x - head).to_bits() & MASK) } else { 0.0 };
+    (head, tail)
+}
+
 /// The FP32-on-TF32 staging of an operand: dst[o·ld + q] = head and dst[o·ld + kp + q] = tail
 /// of src[o·os + q·ks] ([`tf32_split`]) for o < outer, q < k; zeros at k ≤ q < kp in both
 /// segments (the kernel reads whole slices).

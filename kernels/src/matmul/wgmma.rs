@@ -83,6 +83,16 @@ impl WgTile {
         let epilogue = self.consumers * 64 * self.ldc() * 4;
         (1024 + if ring > epilogue { ring } else { epilogue }) as u32
     }
+    /// Dynamic shared memory of an FP32-on-TF32 kernel that splits its operands in shared memory
+    /// ([`device::Tf32x3Split`]): stages of twice [`WgTile::stage_bytes`] (the heads, then the
+    /// tails), [`WG_SPLIT_SLOTS`] slots for both operands as they are stored, the alignment
+    /// slack and the barriers.
+    pub const fn shared_split(&self) -> u32 {
+        let slots = WG_SPLIT_SLOTS;
+        let ring = self.stages * 2 * self.stage_bytes() + slots * self.scratch_bytes(true, true) + (2 * self.stages + slots) * 8;
+        let epilogue = self.consumers * 64 * self.ldc() * 4;
+        (1024 + if ring > epilogue { ring } else { epilogue }) as u32
+    }
     /// Row length (floats) of the shared tile the epilogue stages C through: bn + 4 (rows stay
     /// 16-byte aligned; the padding spreads a warp's 8-row fragment stores over the banks).
     pub const fn ldc(&self) -> usize {
@@ -115,9 +125,19 @@ pub const WG_SMALL: WgTile = WgTile { consumers: 1, bn: 64, stages: 6 };
 /// its slice while the other's `wgmma` runs.
 pub const WG_MID: WgTile = WgTile { consumers: 2, bn: 128, stages: 4 };
 const _: () = assert!(WG_MID.consumers * 64 * WG_MID.ldc() * 4 <= WG_MID.stages * WG_MID.stage_bytes());
+/// 128×128 with two stages of heads and tails and three scratch slots (225 KiB, one block per
+/// multiprocessor): FP32 on TF32 with the operands split in the
+/// kernel ([`device::Tf32x3Split`]).
+pub const WG_MID_S: WgTile = WgTile { stages: 2, ..WG_MID };
+const _: () = assert!(WG_MID_S.shared_split() as usize <= 227 * 1024);
 /// Scratch slots of a transposing TF32 kernel: the copy engine fills one while the producers
 /// transpose the other.
 pub const WG_SCRATCH_SLOTS: usize = 2;
+/// Scratch slots of a kernel that splits its operands in the kernel ([`WG_MID_S`]): a copy is
+/// issued two slices ahead of the split that reads it. With two slots (one slice ahead) FP32
+/// 4096³ ran in 2.55 ms, against 1.65 for the staged form (H100,
+/// docs/runs/2026-11-24-h100-s15/e1).
+pub const WG_SPLIT_SLOTS: usize = 3;
 /// The tiles of the TF32 kernels that transpose MN-major operands in shared memory (TF32
 /// `wgmma` reads K-major tiles only): fewer stages for the 128×256 and 64×128 tiles, the
 /// scratch slots in their place, so the blocks per multiprocessor stay. One operand
@@ -199,6 +219,9 @@ mod device {
         /// Whether op(A) comes from registers, loaded by the consumers from its MN-major tile
         /// ([`Tf32RegA`]), rather than from shared memory through a descriptor.
         const REGA: bool = false;
+        /// Whether the producers split both operands into TF32 heads and tails in shared memory
+        /// and each k-step runs three `wgmma` ([`Tf32x3Split`]).
+        const SPLIT: bool = false;
         /// One 64×(2·NACC)×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
         ///
         /// # Safety
@@ -307,6 +330,26 @@ mod device {
         }
     }
 
+    /// FP32 on TF32 tensor cores with the operands split in the kernel: the producers write each
+    /// landed f32 tile's TF32 heads and tails ([`super::super::stage::tf32_split_trunc`]) into the
+    /// stage ([`produce_split`]), and the consumers add tail·head + head·tail + head·head per
+    /// k-step, each slice's sum to f32 registers as [`Tf32x3`] does. No staging pass, and k is
+    /// read once (the staged form reads three segments of it).
+    pub struct Tf32x3Split;
+    impl WgKind for Tf32x3Split {
+        const BK: usize = WG_BK_TF32;
+        const KSTEP: usize = 8;
+        const BYTES: usize = 4;
+        const TRANSPOSES: bool = true;
+        const PROMOTE: bool = true;
+        const SPLIT: bool = true;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+            // SAFETY: forwarded (the stage's tiles are K-major).
+            unsafe { Tf32::mma::<TA, TB, NACC>(d, da, db) }
+        }
+    }
+
     /// The descriptor of one k-step of a tile at `base` (1024-aligned): K-major tiles step
     /// `KSTEP` elements along a row, MN-major ones `KSTEP` rows.
     #[inline(always)]
@@ -331,11 +374,13 @@ mod device {
     }
 
     impl Ring {
-        /// The ring of `tile` transposing op(A) (`xa`) and op(B) (`xb`) in shared memory.
+        /// The ring of `tile` transposing op(A) (`xa`) and op(B) (`xb`) in shared memory; with
+        /// `split`, stages of heads and tails ([`WgTile::shared_split`]).
         #[inline(always)]
-        pub fn new(base: u32, tile: WgTile, xa: bool, xb: bool) -> Ring {
-            let slots = WgTile::scratch_slots(xa, xb);
-            Ring { base, stages: tile.stages, stage_bytes: tile.stage_bytes(), scratch_bytes: tile.scratch_bytes(xa, xb), slots }
+        pub fn new(base: u32, tile: WgTile, xa: bool, xb: bool, split: bool) -> Ring {
+            let slots = if split { WG_SPLIT_SLOTS } else { WgTile::scratch_slots(xa, xb) };
+            let stage_bytes = tile.stage_bytes() * if split { 2 } else { 1 };
+            Ring { base, stages: tile.stages, stage_bytes, scratch_bytes: tile.scratch_bytes(xa, xb), slots }
         }
         #[inline(always)]
         pub fn stage(&self, s: usize) -> u32 {
@@ -477,6 +522,158 @@ mod device {
         }
     }
 
+    /// The four TF32 heads and tails of `v` ([`super::super::stage::tf32_split_trunc`]).
+    #[inline(always)]
+    fn split4(v: [f32; 4]) -> ([f32; 4], [f32; 4]) {
+        let mut out = ([0f32; 4], [0f32; 4]);
+        unroll!(i in [0, 1, 2, 3] {
+            let (h, t) = crate::matmul::stage::tf32_split_trunc(v[i]);
+            out.0[i] = h;
+            out.1[i] = t;
+        });
+        out
+    }
+
+    /// The producer warpgroup of FP32 on TF32 with the operands split in the kernel
+    /// ([`Tf32x3Split`]). Thread 0 has the copy engine land each k-slice's f32 tiles of op(A)
+    /// and op(B) as they are stored in a scratch slot (a K-major tile in one box, an MN-major one
+    /// in boxes of 32 columns × 32 k; [`WG_SPLIT_SLOTS`] in flight); all 128 threads then write each
+    /// element's TF32 head into the stage's K-major tile and its tail into the tile
+    /// `tile.stage_bytes()` further on (a K-major tile keeps its swizzled layout, 16 bytes per
+    /// load; an MN-major one is transposed as [`produce_transposed`] does), and arrive on the
+    /// stage's full barrier.
+    ///
+    /// # Safety
+    /// Called by the 128 threads of warpgroup 0 of a `wgmma_gemm` block whose barriers `ring`
+    /// holds were initialized for split operands; the maps describe MN-major operands with 32×32
+    /// boxes and K-major ones with boxes of a whole tile.
+    #[inline(always)]
+    pub unsafe fn produce_split<const TA: bool, const TB: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
+        (map_a, map_b): (u64, u64),
+        (m0, n0, first, ktiles): (usize, usize, usize, usize),
+        ring: Ring,
+    ) {
+        let tile = WgTile { consumers: CONS, bn: 2 * NACC, stages: STAGES };
+        let (bm, bn) = (tile.bm(), tile.bn);
+        let tid = thread_idx_x() as usize;
+        let (warp, lane) = (tid / 32, tid % 32);
+        // An MN-major box: 32 columns (of m or n) × 32 k.
+        const BOX: usize = WG_ROW_BYTES / 4;
+        let scratch_bytes = tile.scratch_bytes(true, true);
+        let b_scratch = |r: usize| ring.scratch(r) + tile.a_bytes() as u32;
+        // The tails' tiles sit one single stage on from the heads'.
+        let tail = tile.stage_bytes() as u32;
+        let k_of = |kt: usize| ((first + kt) * WG_BK_TF32) as i32;
+        // One operand's tile of `rows` rows at x0 (m or n), slice at k, into `dst`.
+        let land = |mn: bool, map: u64, dst: u32, x0: usize, rows: usize, k: i32, bar: u32| {
+            // SAFETY: the caller's (slot free, 1024-aligned, room for the boxes).
+            unsafe {
+                if mn {
+                    for j in 0..rows / BOX {
+                        tma_load_2d(dst + (j * BOX * WG_ROW_BYTES) as u32, map, (x0 + j * BOX) as i32, k, bar);
+                    }
+                } else {
+                    tma_load_2d(dst, map, k, x0 as i32, bar);
+                }
+            }
+        };
+        // Thread 0: slice kt into slot kt % WG_SPLIT_SLOTS.
+        let fetch = |kt: usize| {
+            let r = kt % WG_SPLIT_SLOTS;
+            // SAFETY: slot r is free (every producer has split the slice before kt from it).
+            unsafe { mbarrier_arrive_expect_tx(ring.landed(r), scratch_bytes as u32) };
+            land(TA, map_a, ring.scratch(r), m0, bm, k_of(kt), ring.landed(r));
+            land(TB, map_b, b_scratch(r), n0, bn, k_of(kt), ring.landed(r));
+        };
+        if tid == 0 {
+            for kt in 0..ktiles.min(WG_SPLIT_SLOTS) {
+                fetch(kt);
+            }
+        }
+        // A K-major tile of `rows` rows at `src`: heads to `dst`, tails to `dst + tail`, at the
+        // same (swizzled) offsets; consecutive threads take consecutive 16 bytes, eight loads in
+        // flight before the first store.
+        let split_kmajor = |src: u32, dst: u32, rows: usize| {
+            for i0 in (0..rows * WG_ROW_BYTES / (16 * 128)).step_by(8) {
+                let off = |i: usize| (((i0 + i) * 128 + tid) * 16) as u32;
+                let mut v = [[0f32; 4]; 8];
+                unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+                    // SAFETY: inside the landed scratch tile (rows a multiple of 16·8).
+                    v[i] = unsafe { ld_shared_f32x4(src + off(i)) };
+                });
+                unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
+                    let (h, t) = split4(v[i]);
+                    // SAFETY: inside the stage's tiles, which the consumers have released.
+                    unsafe {
+                        st_shared_f32x4(dst + off(i), h);
+                        st_shared_f32x4(dst + tail + off(i), t);
+                    }
+                });
+            }
+        };
+        // An MN-major tile (boxes of 32 columns × 32 k) at `src`, transposed into the K-major
+        // tile of `rows` rows at `dst` as `produce_transposed` does, heads and tails.
+        // Each box's eight loads in flight before its first store.
+        let split_mn = |src: u32, dst: u32, rows: usize| {
+            for j in 0..rows / BOX {
+                let mut v = [[0f32; 4]; 2];
+                unroll!(h in [0, 1] {
+                    unroll!(i in [0, 1, 2, 3] {
+                        let k = 4 * (2 * warp + h) + i;
+                        let at = src + (j * BOX * WG_ROW_BYTES + mn_box_offset(k, lane)) as u32;
+                        // SAFETY: inside the landed scratch tile.
+                        v[h][i] = unsafe { ld_shared_f32(at) };
+                    });
+                });
+                unroll!(h in [0, 1] {
+                    let (k4, c) = (2 * warp + h, lane);
+                    let at = dst + ((j * BOX + c) * WG_ROW_BYTES + ((k4 ^ (c % 8)) * 16)) as u32;
+                    let (hd, tl) = split4(v[h]);
+                    // SAFETY: inside the stage's tiles, which the consumers have released.
+                    unsafe {
+                        st_shared_f32x4(at, hd);
+                        st_shared_f32x4(at + tail, tl);
+                    }
+                });
+            }
+        };
+        for kt in 0..ktiles {
+            let (s, r) = (kt % STAGES, kt % WG_SPLIT_SLOTS);
+            let (a_dst, b_dst) = (ring.stage(s), ring.stage(s) + tile.a_bytes() as u32);
+            // SAFETY (whole block): initialized barriers; stores land inside stage s once the
+            // consumers have released it, and read slot r once it has landed.
+            unsafe {
+                if kt >= STAGES {
+                    mbarrier_wait(ring.empty(s), ((kt / STAGES - 1) & 1) as u32);
+                }
+                if tid == 0 {
+                    // The full barrier's one arrival besides the producers' (no copy lands in
+                    // the stage itself).
+                    mbarrier_arrive(ring.full(s));
+                }
+                mbarrier_wait(ring.landed(r), ((kt / WG_SPLIT_SLOTS) & 1) as u32);
+                if TA {
+                    split_mn(ring.scratch(r), a_dst, bm);
+                } else {
+                    split_kmajor(ring.scratch(r), a_dst, bm);
+                }
+                if TB {
+                    split_mn(b_scratch(r), b_dst, bn);
+                } else {
+                    split_kmajor(b_scratch(r), b_dst, bn);
+                }
+                // The stores reach `wgmma` (the async proxy); then this thread's arrival.
+                fence_proxy_async();
+                mbarrier_arrive(ring.full(s));
+                // Every producer is done reading slot r: refill it.
+                named_barrier(2, 128);
+                if tid == 0 && kt + WG_SPLIT_SLOTS < ktiles {
+                    fetch(kt + WG_SPLIT_SLOTS);
+                }
+            }
+        }
+    }
+
     /// The whole kernel on a tile of `CONS` consumer warpgroups × 64 rows and 2·`NACC` columns
     /// with `STAGES` pipeline stages (a [`WgTile`]); `map_a`/`map_b` are the generic addresses
     /// of the tensor maps, `edge_a`/`edge_b` those of the same operands in the edge boxes of
@@ -501,10 +698,11 @@ mod device {
         let wg = tid / 128;
         // MN-major operands the producers transpose in shared memory (TF32), and how `wgmma`
         // reads each operand's stage tile.
-        let (xa, xb) = (TA && K::TRANSPOSES, TB && K::TRANSPOSES);
+        // Split kinds take both operands through the scratch slots.
+        let (xa, xb) = if K::SPLIT { (true, true) } else { (TA && K::TRANSPOSES, TB && K::TRANSPOSES) };
         let (ta_smem, tb_smem) = (TA && !xa, TB && !xb);
         let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
-        let ring = Ring::new(base, tile, xa, xb);
+        let ring = Ring::new(base, tile, xa, xb, K::SPLIT);
         let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
         let transposes = xa || xb;
         if tid == 0 {
@@ -541,7 +739,10 @@ mod device {
         let (first, end) = split_range(p, z, (p.k as usize).div_ceil(K::BK).max(1));
         let ktiles = end - first;
 
-        if wg == 0 && transposes {
+        if wg == 0 && K::SPLIT {
+            // SAFETY: as the kernels' (see `produce_split`).
+            unsafe { produce_split::<TA, TB, CONS, NACC, STAGES>((map_a, map_b), (m0, n0, first, ktiles), ring) };
+        } else if wg == 0 && transposes {
             // SAFETY: as the kernels' (see `produce_transposed`).
             unsafe { produce_transposed::<K, CONS, NACC, STAGES>((map_a, map_b), (xa, xb), (m0, n0, first, ktiles), ring) };
         } else if wg == 0 {
@@ -602,7 +803,22 @@ mod device {
                 // column block (MN-major): 8 KiB in either case.
                 let a_base = stage(s) + (cw * 64 * WG_ROW_BYTES) as u32;
                 let b_base = stage(s) + tile.a_bytes() as u32;
-                if K::REGA {
+                if K::SPLIT {
+                    // Heads at a_base and b_base, tails one single stage on; the small terms
+                    // first.
+                    let tail = tile.stage_bytes() as u32;
+                    wgmma_fence();
+                    for kk in 0..K::BK / K::KSTEP {
+                        let (ah, bh) = (step_desc::<K>(false, a_base, kk), step_desc::<K>(false, b_base, kk));
+                        let (at, bt) = (step_desc::<K>(false, a_base + tail, kk), step_desc::<K>(false, b_base + tail, kk));
+                        // SAFETY: stage s is full; the whole warpgroup runs this.
+                        unsafe {
+                            K::mma::<false, false, NACC>(&mut d, at, bh);
+                            K::mma::<false, false, NACC>(&mut d, ah, bt);
+                            K::mma::<false, false, NACC>(&mut d, ah, bh);
+                        }
+                    }
+                } else if K::REGA {
                     let f = rega_fragments(stage(s), cw, tid);
                     wgmma_fence();
                     for kk in 0..K::BK / K::KSTEP {
@@ -1137,6 +1353,25 @@ wgmma_kernel!(
     /// k-contiguous rows (`x3_slices` per segment), three k-segments head·head, head·tail,
     /// tail·head, each slice's `wgmma` sum added to f32 registers.
     gemm_wgmma_tf32x3_kk_128x128, Tf32x3, false, false, WG_MID, 384, 1
+);
+wgmma_kernel!(
+    /// FP32 products on TF32 tensor cores on the 128×128 tile with f32 A (m×k) and B (n×k), both
+    /// k-contiguous: each landed tile split into TF32 heads and tails in shared memory
+    /// (`device::Tf32x3Split`), no staging pass.
+    gemm_wgmma_tf32x3s_kk_128x128, Tf32x3Split, false, false, WG_MID_S, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_tf32x3s_kk_128x128` with B stored k×n (both row-major).
+    gemm_wgmma_tf32x3s_kn_128x128, Tf32x3Split, false, true, WG_MID_S, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_tf32x3s_kk_128x128` with A stored k×m (op(A) = Aᵀ).
+    gemm_wgmma_tf32x3s_mk_128x128, Tf32x3Split, true, false, WG_MID_S, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_tf32x3s_kk_128x128` with A stored k×m and B stored k×n (a weight
+    /// gradient's layout).
+    gemm_wgmma_tf32x3s_mn_128x128, Tf32x3Split, true, true, WG_MID_S, 384, 1
 );
 wgmma_kernel!(
     /// C = act(α·Aᵀ·Bᵀ + …) on TF32 tensor cores with f32 A stored k×m and B stored n×k on the

@@ -243,6 +243,18 @@ pub enum GemmKernel {
     /// about 1 GFLOP (4096³ 1.56 ms against 2.95; H100, docs/runs/2026-11-24-h100-s11/e1). FP32
     /// `Auto` runs it on sm_90a where the cost model finds it faster ([`plan::choose_f32`]).
     Tf32x3Wgmma128x128,
+    /// FP32 on TF32 tensor cores as [`GemmKernel::Tf32x3Wgmma128x128`] (the same 128×128 tile,
+    /// head·head + head·tail + tail·head, each slice's sum added in f32), but the kernel's
+    /// producer warpgroup splits each landed tile of f32 operands into heads and tails in shared
+    /// memory (by truncation, four operations an element: `cvt.rna` made the producer the
+    /// bottleneck): no staging pass (a launch and a write and read of both operands, twice their
+    /// size), k read once, MN-major operands transposed as they are split. FP32 nt 4096³ 1.45
+    /// ms against the staged form's 1.64, 256×1024×1024 15.7 µs against 23 (and the CUDA-core
+    /// tiles' 24; H100, docs/runs/2026-11-24-h100-s15/e4); its error within 2× the CUDA-core
+    /// kernels' (tests/ops). Operands the copy engine cannot read (rows not 16-byte aligned)
+    /// are first staged k-contiguous. FP32 `Auto` weighs it beside the staged form and the
+    /// CUDA-core tiles ([`plan::choose_f32`]).
+    Tf32x3Split,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
     /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only),
     /// `Tf32` and `Tf32Tile64`, and their split-K counts.
@@ -329,9 +341,10 @@ impl GemmKernel {
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => narrow_plan(self, narrow_f32(self == GemmKernel::NarrowMn, m, n).0, m, n, k, sms),
             GemmKernel::Auto if pipelined_fits(m, n, k, sms.count) => fixed(GemmKernel::Pipelined),
-            GemmKernel::Auto if !vec_operands(p) => plan::choose_f32(plan::F32_4BYTE_LOAD_TILES, wgmma, m, n, k, sms),
-            GemmKernel::Auto => plan::choose_f32(&plan::F32_TILES, wgmma, m, n, k, sms),
+            GemmKernel::Auto if !vec_operands(p) => plan::choose_f32(plan::F32_4BYTE_LOAD_TILES, wgmma, x3_split_reads(p), m, n, k, sms),
+            GemmKernel::Auto => plan::choose_f32(&plan::F32_TILES, wgmma, x3_split_reads(p), m, n, k, sms),
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
+            GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
             GemmKernel::Tf32WgmmaRegA if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
@@ -385,6 +398,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32WgmmaRegA
                 | GemmKernel::Tf32x3Wgmma
                 | GemmKernel::Tf32x3Wgmma128x128
+                | GemmKernel::Tf32x3Split
         )
     }
 
@@ -469,7 +483,8 @@ impl GemmKernel {
             | GemmKernel::Tf32Wgmma64x64
             | GemmKernel::Tf32WgmmaRegA
             | GemmKernel::Tf32x3Wgmma
-            | GemmKernel::Tf32x3Wgmma128x128 => {
+            | GemmKernel::Tf32x3Wgmma128x128
+            | GemmKernel::Tf32x3Split => {
                 unreachable!("plans hold concrete kernels; gemm launches the wgmma kernel through launch_tf32_wgmma")
             }
         })
@@ -1160,6 +1175,8 @@ fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<pl
 /// Checks a plan ([`check_plan`]) and launches it.
 fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_>, c: &mut DeviceMatrix, params: GemmParams, plan: GemmPlan) -> Result<()> {
     let k = params.k as usize;
+    // k = 0 has no slice for the copy engine to read: the staged form pads it to one.
+    let plan = if plan.kernel == GemmKernel::Tf32x3Split && k == 0 { GemmPlan { kernel: GemmKernel::Tf32x3Wgmma128x128, ..plan } } else { plan };
     let x3 = matches!(plan.kernel, GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128);
     let params = if x3 { x3_params(&params) } else { params };
     check_plan(&params, plan)?;
@@ -1177,6 +1194,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
         GemmKernel::Tf32WgmmaRegA => launch_tf32_rega(gpu, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma128x128 => launch_tf32x3(gpu, kernels::matmul::WG_MID, ptrs, k, params),
+        GemmKernel::Tf32x3Split => launch_tf32x3_split(gpu, ptrs, params),
         k => launch_f32(gpu, k, ptrs, params),
     }
 }
@@ -1236,7 +1254,7 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
     let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
-    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, transposes: true, swap: false };
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: false, transposes: true, swap: false };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
@@ -1288,7 +1306,7 @@ fn launch_tf32_rega(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     } else {
         (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, params.b_row_stride, n)?)
     };
-    let wg = WgmmaOperands { a, a_mn: true, b, b_mn: false, bk: km::WG_BK_TF32, transposes: false, swap };
+    let wg = WgmmaOperands { a, a_mn: true, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
@@ -1322,8 +1340,52 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
         *slot = Some(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: ld, ld });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were staged") };
-    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32, transposes: false, swap: false };
+    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap: false };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
+}
+
+/// [`GemmKernel::Tf32x3Split`]: each operand read as it is stored (k-contiguous or, transposed
+/// in shared memory, MN-major), or first staged k-contiguous where the copy engine cannot read
+/// it (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4); then the kernel of its layout.
+fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
+    use kernels::matmul as km;
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
+    let staged: usize = operands.iter().filter(|o| !tf32_direct(o.1, o.2) && !tf32_transposable(o.1, o.2)).map(|o| o.3 * k.next_multiple_of(4)).sum();
+    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let mn = operands.map(|o| !tf32_direct(o.1, o.2) && tf32_transposable(o.1, o.2));
+    let kernel = match (mn[0], mn[1]) {
+        (false, false) => k_(&km::GEMM_WGMMA_TF32X3S_KK_128X128, km::gemm_wgmma_tf32x3s_kk_128x128),
+        (false, true) => k_(&km::GEMM_WGMMA_TF32X3S_KN_128X128, km::gemm_wgmma_tf32x3s_kn_128x128),
+        (true, false) => k_(&km::GEMM_WGMMA_TF32X3S_MK_128X128, km::gemm_wgmma_tf32x3s_mk_128x128),
+        (true, true) => k_(&km::GEMM_WGMMA_TF32X3S_MN_128X128, km::gemm_wgmma_tf32x3s_mn_128x128),
+    };
+    // Before any staging pass.
+    kernel.require(gpu)?;
+    let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
+    let mut tma = [None, None];
+    for ((slot, &is_mn), &(ptr, os, ks, outer)) in tma.iter_mut().zip(&mn).zip(&operands) {
+        *slot = Some(if tf32_direct(os, ks) {
+            TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize }
+        } else if is_mn {
+            TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize }
+        } else {
+            let staged = stage_kmajor_f32(gpu, (ptr, os, ks), outer, k, buffer)?;
+            buffer += (outer * k.next_multiple_of(4) * 4) as u64;
+            staged
+        });
+    }
+    let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: true, transposes: true, swap: false };
+    launch_wgmma(gpu, "gemm", kernel, km::WG_MID_S, wg, x.c, x.bias, params)
+}
+
+/// How many MN-major operands [`GemmKernel::Tf32x3Split`] transposes on `p`, if it reads both
+/// as they are stored (each k-contiguous or MN-major with 16-byte aligned rows, no staging pass).
+fn x3_split_reads(p: &GemmParams) -> Option<u32> {
+    let ops = [(p.a_row_stride, p.a_col_stride), (p.b_col_stride, p.b_row_stride)];
+    let readable = ops.iter().all(|&(os, ks)| tf32_direct(os, ks) || tf32_transposable(os, ks));
+    readable.then(|| ops.iter().filter(|&&(os, ks)| !tf32_direct(os, ks)).count() as u32)
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
@@ -1677,10 +1739,10 @@ fn run_bf16_plan(
             let (kernel, wg) = if swapped {
                 // Cᵀ = op(B)ᵀ·op(A)ᵀ: B (stored k×n: MN-major) is its first operand, A (stored
                 // k×m: MN-major) its second.
-                let wg = WgmmaOperands { a: tb_m, a_mn: b_mn, b: ta_m, b_mn: a_mn, bk: km::WG_BK_BF16, transposes: false, swap: true };
+                let wg = WgmmaOperands { a: tb_m, a_mn: b_mn, b: ta_m, b_mn: a_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: true };
                 (wgmma_bf16_swapped(ta, tb), wg)
             } else {
-                (wgmma_bf16(ta, tb, tile), WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, transposes: false, swap: false })
+                (wgmma_bf16(ta, tb, tile), WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false })
             };
             return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
         }
@@ -1730,6 +1792,9 @@ struct WgmmaOperands {
     /// The kernel transposes its MN-major operands in shared memory (the TF32 tiles'
     /// producers; their scratch slots count in its shared memory).
     transposes: bool,
+    /// The kernel splits both operands into TF32 heads and tails in shared memory
+    /// ([`GemmKernel::Tf32x3Split`]; its shared memory is `WgTile::shared_split`).
+    split: bool,
     /// The kernel computes tiles of Cᵀ = op(B)ᵀ·op(A)ᵀ (`a` and `b` are op(B)ᵀ's and op(A)ᵀ's
     /// maps): its grid covers n×m.
     swap: bool,
@@ -1767,7 +1832,13 @@ fn launch_wgmma(
     };
     let edge_a = edge(&x.a, x.a_mn, tile.bm(), map_a)?;
     let edge_b = edge(&x.b, x.b_mn, tile.bn, map_b)?;
-    let shared = if x.transposes { tile.shared_transposing(x.a_mn, x.b_mn) } else { tile.shared() };
+    let shared = if x.split {
+        tile.shared_split()
+    } else if x.transposes {
+        tile.shared_transposing(x.a_mn, x.b_mn)
+    } else {
+        tile.shared()
+    };
     let (m, n) = (params.m as usize, params.n as usize);
     let (rows, cols) = if x.swap { (n, m) } else { (m, n) };
     let mut cfg = tile_grid(info.name, rows, cols, (tile.bm(), tile.bn), tile.threads(), shared)?;
@@ -1894,16 +1965,23 @@ mod tests {
 
     #[test]
     fn fp32_auto_runs_fp32_on_tf32_where_it_pays() {
-        let x3 = GemmKernel::Tf32x3Wgmma128x128;
-        // The MLP's large layers and squares from 1000³ on Hopper.
-        assert_eq!(auto(4096, 1024, 784, false, true), x3);
-        assert_eq!(auto(1024, 784, 4096, true, false), x3);
-        assert_eq!(auto(5000, 5000, 5000, false, false), x3);
-        // Not where its staging would pass X3_AUTO_MAX_STAGED, nor on small products, nor
+        let (split, staged) = (GemmKernel::Tf32x3Split, GemmKernel::Tf32x3Wgmma128x128);
+        // The MLP's layers from batch 256 and squares from 512³ on Hopper, operands split in the
+        // kernel (no staging pass, so past X3_AUTO_MAX_STAGED too), in every layout.
+        for (ta, tb) in [(false, true), (false, false), (true, false), (true, true)] {
+            assert_eq!(auto(4096, 1024, 784, ta, tb), split);
+            assert_eq!(auto(256, 1024, 1024, ta, tb), split);
+            assert_eq!(auto(512, 512, 512, ta, tb), split);
+            assert_eq!(auto(8192, 8192, 8192, ta, tb), split);
+        }
+        // Operands the copy engine cannot read (a k of 1001 breaks 16-byte rows): the staged
+        // form where it pays, not past X3_AUTO_MAX_STAGED; neither on small products or
         // without wgmma.
-        assert_ne!(auto(8192, 8192, 8192, false, false), x3);
-        assert_ne!(auto(256, 256, 256, false, false), x3);
-        assert_ne!(GemmKernel::Auto.plan_for(&params(4096, 1024, 784, false, true), plan::Multiprocessors::H100, false).kernel, x3);
+        assert_eq!(auto(4096, 1024, 1001, false, true), staged);
+        assert!(!matches!(auto(8192, 8192, 8191, false, true), GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
+        assert!(!matches!(auto(128, 128, 128, false, false), GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
+        let hopperless = GemmKernel::Auto.plan_for(&params(4096, 1024, 784, false, true), plan::Multiprocessors::H100, false).kernel;
+        assert!(!matches!(hopperless, GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
     }
 
     #[test]

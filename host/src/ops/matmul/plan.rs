@@ -249,6 +249,13 @@ impl TileModel {
             // 24 products (the pick within 3.7 % of the best plan on geometric mean, never
             // slower than the CUDA-core tiles' pick; docs/runs/2026-11-24-h100-s11/e5).
             GemmKernel::Tf32x3Wgmma128x128 => wg((128, 128, 32, 1, 8, 0.70, 128.0, 768.0), (64.0, 256.0)),
+            // Over k itself (three `wgmma` per k-step). eff from FP32 nt 4096³: 1.45 ms against
+            // the staged form's 1.64 (0.70 over 3k); fixed, split and cluster costs fitted to
+            // every split of it, the staged form and the CUDA-core tiles on 22 products in three
+            // layouts (benches/fit/plan_fit.py: the pick within 1.2 % of the best plan on
+            // geometric mean over 66 cases; with the staged form's costs scaled to this eff,
+            // 10.6 %: its splits run cheaper; H100, docs/runs/2026-11-24-h100-s15/e4).
+            GemmKernel::Tf32x3Split => wg((128, 128, 32, 1, 8, 0.26, 0.0, 256.0), (0.0, 64.0)),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.36, 48.0, 80.0)),
             GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.15, 32.0, 64.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
@@ -445,8 +452,20 @@ pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 /// the CUDA-core kernels' or smaller (each 32-deep slice's tensor-core sum is added in f32:
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
-pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
+pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, split_mn: Option<u32>, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (kernel, splits, cost) = cheapest(tile_candidates(tiles, m, n), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
+    let split = GemmKernel::Tf32x3Split;
+    let split_plan = match (TileModel::of(split), split_mn) {
+        (Some(model), Some(mn)) if wgmma && k > 0 => {
+            let (s, c) = model.best_splits(m, n, k, sms);
+            Some((s, TF32_UNIT_IN_F32 * c / X3_SPLIT_MN_EFF.powi(mn as i32)))
+        }
+        _ => None,
+    };
+    let (kernel, splits, cost) = match split_plan {
+        Some((s, c)) if c < cost => (split, s, c),
+        _ => (kernel, splits, cost),
+    };
     let kp = k.max(1).next_multiple_of(kernels::matmul::WG_BK_TF32);
     let staged = 2 * (m + n) * kp;
     let x3 = GemmKernel::Tf32x3Wgmma128x128;
@@ -461,6 +480,11 @@ pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, m: usize, n: usize, k: usiz
     }
     GemmPlan { kernel, splits }
 }
+
+/// [`GemmKernel::Tf32x3Split`]'s rate per MN-major operand, which its producers transpose as
+/// they split: FP32 4096³ nt 1.45 ms, nn 1.54, tn 1.70; 2048³ 185, 199 and 218 µs (H100,
+/// docs/runs/2026-11-24-h100-s15/e4).
+pub const X3_SPLIT_MN_EFF: f64 = 0.93;
 
 /// The cheapest (kernel, splits, cost) of `(kernel, model)` candidates (`None` models skipped);
 /// `total` turns a kernel's cost into its plan's, in the model's units (with what the kernel
