@@ -49,10 +49,11 @@
 //! ([`GemmKernel::Tf32WgmmaRegA`], no staging or transposing pass for it; its model over n×m
 //! when it swaps the operands; docs/runs/2026-11-24-h100-s11/e6, r5).
 //!
-//! FP32 `Auto` on sm_90a also weighs FP32 on TF32 tensor cores ([`choose_f32`]): the x3 tile's
-//! model over three k-segments plus its staging pass, in TF32 units converted by the measured
-//! rate of the two families ([`TF32_UNIT_IN_F32`]), fitted to every split of both on 24
-//! products (docs/runs/2026-11-24-h100-s11/e5).
+//! FP32 `Auto` on sm_90a also weighs FP32 on TF32 tensor cores ([`choose_f32`]): the staged x3
+//! tile's model over three k-segments plus its staging pass, and the form that splits its
+//! operands in the kernel ([`GemmKernel::Tf32x3Split`]) over k itself, in TF32 units converted
+//! by the measured rate of the two families ([`TF32_UNIT_IN_F32`]), fitted to every split of
+//! them and of the CUDA-core tiles (docs/runs/2026-11-24-h100-s11/e5, docs/runs/2026-11-24-h100-s15/e4).
 //!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
@@ -446,9 +447,11 @@ pub const TF32_UNIT_IN_F32: f64 = 0.12;
 pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 
 /// FP32 `Auto`'s plan for the tile kernels: the cost model over the CUDA-core `tiles`, and on
-/// sm_90a (`wgmma`) FP32 on TF32 tensor cores ([`GemmKernel::Tf32x3Wgmma128x128`]: three TF32
-/// products over a padded k and a staging pass, in TF32 units scaled by
-/// [`TF32_UNIT_IN_F32`]), if it stages at most [`X3_AUTO_MAX_STAGED`] floats. Its error is
+/// sm_90a (`wgmma`) FP32 on TF32 tensor cores, in TF32 units scaled by [`TF32_UNIT_IN_F32`]:
+/// [`GemmKernel::Tf32x3Split`] where it reads both operands as they are stored (`split_mn`: how
+/// many of them are MN-major, each at [`X3_SPLIT_MN_EFF`] of its rate), and
+/// [`GemmKernel::Tf32x3Wgmma128x128`] (three TF32 products over a padded k and a staging pass)
+/// if it stages at most [`X3_AUTO_MAX_STAGED`] floats; the cheapest of the three. Its error is
 /// the CUDA-core kernels' or smaller (each 32-deep slice's tensor-core sum is added in f32:
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
