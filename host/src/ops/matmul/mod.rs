@@ -1956,9 +1956,20 @@ mod tests {
         assert_eq!(tf32(512, 4096, 4096, false, false), rega);
         // Both MN-major (tn): the smaller operand (256 rows of A) staged, B in registers.
         assert_eq!(tf32(256, 4096, 4096, true, false), rega);
+        // Small products with an MN-major operand, in every such layout (TF32_REGA_ALWAYS_FLOPS).
+        for (ta, tb) in [(false, false), (true, false), (true, true)] {
+            assert_eq!(tf32(256, 256, 256, ta, tb), rega);
+            assert_eq!(tf32(4096, 784, 64, ta, tb), rega);
+            assert_eq!(tf32(1024, 784, 128, ta, tb), rega);
+        }
         // Large products stage the operand once and run the 128×256 tile; both k-contiguous
         // (nt) never takes it; nor does a GPU without wgmma.
         assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
+        assert_ne!(tf32(3000, 3000, 3000, true, true), rega);
+        assert_ne!(tf32(256, 256, 256, false, true), rega);
+        // Not on few rows (its 64×128 tile idles), nor where it stages an operand for k = 32.
+        assert_ne!(tf32(8, 8192, 8192, false, false), rega);
+        assert_ne!(tf32(1024, 784, 32, true, false), rega);
         assert_ne!(tf32(256, 4096, 4096, false, true), rega);
         assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), plan::Multiprocessors::H100, false).kernel, rega);
     }

@@ -595,12 +595,28 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     {
         let (rm, rn) = if swap { (n, m) } else { (m, n) };
         let (rsplits, c) = model.best_splits(rm, rn, k, sms);
-        if c + staging_cost(staged, sms.count) < cost {
+        let small = 2.0 * m as f64 * n as f64 * k as f64 <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
+        if small || c + staging_cost(staged, sms.count) < cost {
             return GemmPlan { kernel: rega, splits: rsplits };
         }
     }
     GemmPlan { kernel, splits }
 }
+
+/// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
+/// register-A kernel whatever the other tiles' models say, if m and n are both at least 64 and,
+/// where it stages the other operand first (tn), k is at least 64: on such products a block's
+/// time is mostly its fixed cost, which the model scales with the tile's area and so prices
+/// above the 64×64 tile's, while the register-A kernel is the only one that reads an MN-major
+/// operand with no staging or transposing pass. Measured on every such product of two calls
+/// (H100, docs/runs/2026-11-24-h100-s15/e7, e8; nn, tt and tn): up to 2³⁰ it was faster than
+/// `Auto`'s pick or as fast (tt 256³ 5.4 µs against 7.7, nn 2048×784×128 6.4 against 12.1,
+/// 512×1024×1024 0.79–0.99 of `Auto`'s time), and past it it lost as often as it won
+/// (4096×784×256 5–9 % slower, 1024×4096×256 tt 3 %; 2048³ 10–19 %, where the model already
+/// keeps it off). Forced on fewer rows its 64×128 tile idles (e9: nn 8×8192×8192 102 → 178 µs,
+/// 32×1024×16384 34 → 41), and at k = 32 its staging pass costs more than it saves (tn
+/// 1024×784×32 5.9 → 6.4).
+pub const TF32_REGA_ALWAYS_FLOPS: f64 = (1u64 << 30) as f64;
 
 /// Whether `Bf16Kernel::Auto` and `Tf32Auto` consider the 128×208 tile for n columns: only
 /// where it computes at most 85 % of the columns the 128×256 tile does (n = 784: 832 against
