@@ -1251,21 +1251,62 @@ macro_rules! wgmma_kernels {
 }
 
 wgmma_kernels!(WG_WIDE, 384, 1, gemm_wgmma_bf16_kk, gemm_wgmma_bf16_kn, gemm_wgmma_bf16_mk, gemm_wgmma_bf16_mn, gemm_wgmma_tf32_kk);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_kk` on the 128×208 tile ([`WG_WIDE_208`]).
-    gemm_wgmma_bf16_kk_128x208, Bf16, false, false, WG_WIDE_208, 384, 1
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_kn` on the 128×208 tile.
-    gemm_wgmma_bf16_kn_128x208, Bf16, false, true, WG_WIDE_208, 384, 1
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_mk` on the 128×208 tile.
-    gemm_wgmma_bf16_mk_128x208, Bf16, true, false, WG_WIDE_208, 384, 1
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_mn` on the 128×208 tile.
-    gemm_wgmma_bf16_mn_128x208, Bf16, true, true, WG_WIDE_208, 384, 1
+/// Declares one kind's four layouts on tile `$tile` (one block per multiprocessor, 384 threads):
+/// A stored m×k (`kk`, `kn`) or k×m (`mk`, `mn`), B stored n×k (`kk`, `mk`) or k×n (`kn`,
+/// `mn`); `$what` says what they compute.
+macro_rules! wgmma_four_layouts {
+    ($what:literal, $kind:ident, $tile:ident, $kk:ident, $kn:ident, $mk:ident, $mn:ident) => {
+        wgmma_kernel!(
+            #[doc = concat!($what, ": A (m×k) and B (n×k), both k-contiguous.")]
+            $kk,
+            $kind,
+            false,
+            false,
+            $tile,
+            384,
+            1
+        );
+        wgmma_kernel!(
+            #[doc = concat!($what, ": A (m×k) and B (k×n), both row-major.")]
+            $kn,
+            $kind,
+            false,
+            true,
+            $tile,
+            384,
+            1
+        );
+        wgmma_kernel!(
+            #[doc = concat!($what, ": A stored k×m (op(A) = Aᵀ) and B (n×k).")]
+            $mk,
+            $kind,
+            true,
+            false,
+            $tile,
+            384,
+            1
+        );
+        wgmma_kernel!(
+            #[doc = concat!($what, ": A stored k×m and B stored k×n (a weight gradient's layout).")]
+            $mn,
+            $kind,
+            true,
+            true,
+            $tile,
+            384,
+            1
+        );
+    };
+}
+
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 128×208 tile ([`WG_WIDE_208`])",
+    Bf16,
+    WG_WIDE_208,
+    gemm_wgmma_bf16_kk_128x208,
+    gemm_wgmma_bf16_kn_128x208,
+    gemm_wgmma_bf16_mk_128x208,
+    gemm_wgmma_bf16_mn_128x208
 );
 wgmma_kernel!(
     /// `gemm_wgmma_tf32_kk` on the 128×208 tile (K-major operands only: MN-major ones are
@@ -1354,24 +1395,14 @@ wgmma_kernel!(
     /// tail·head, each slice's `wgmma` sum added to f32 registers.
     gemm_wgmma_tf32x3_kk_128x128, Tf32x3, false, false, WG_MID, 384, 1
 );
-wgmma_kernel!(
-    /// FP32 products on TF32 tensor cores on the 128×128 tile with f32 A (m×k) and B (n×k), both
-    /// k-contiguous: each landed tile split into TF32 heads and tails in shared memory
-    /// (`device::Tf32x3Split`), no staging pass.
-    gemm_wgmma_tf32x3s_kk_128x128, Tf32x3Split, false, false, WG_MID_S, 384, 1
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_tf32x3s_kk_128x128` with B stored k×n (both row-major).
-    gemm_wgmma_tf32x3s_kn_128x128, Tf32x3Split, false, true, WG_MID_S, 384, 1
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_tf32x3s_kk_128x128` with A stored k×m (op(A) = Aᵀ).
-    gemm_wgmma_tf32x3s_mk_128x128, Tf32x3Split, true, false, WG_MID_S, 384, 1
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_tf32x3s_kk_128x128` with A stored k×m and B stored k×n (a weight
-    /// gradient's layout).
-    gemm_wgmma_tf32x3s_mn_128x128, Tf32x3Split, true, true, WG_MID_S, 384, 1
+wgmma_four_layouts!(
+    "FP32 products on TF32 tensor cores on the 128×128 tile, each landed f32 tile split into TF32 heads and tails in shared memory (`device::Tf32x3Split`, no staging pass)",
+    Tf32x3Split,
+    WG_MID_S,
+    gemm_wgmma_tf32x3s_kk_128x128,
+    gemm_wgmma_tf32x3s_kn_128x128,
+    gemm_wgmma_tf32x3s_mk_128x128,
+    gemm_wgmma_tf32x3s_mn_128x128
 );
 wgmma_kernel!(
     /// C = act(α·Aᵀ·Bᵀ + …) on TF32 tensor cores with f32 A stored k×m and B stored n×k on the
