@@ -77,19 +77,21 @@ impl WgTile {
     /// [`WG_SCRATCH_SLOTS`] scratch slots, the alignment slack and the barriers (two per stage
     /// and one per slot).
     pub const fn shared_transposing(&self, xa: bool, xb: bool) -> u32 {
-        let slots = Self::scratch_slots(xa, xb);
-        let ring = self.stages * self.stage_bytes() + slots * self.scratch_bytes(xa, xb) + (2 * self.stages + slots) * 8;
-        // The epilogue stages C over the ring once every barrier is done with.
-        let epilogue = self.consumers * 64 * self.ldc() * 4;
-        (1024 + if ring > epilogue { ring } else { epilogue }) as u32
+        self.shared_ring(self.stage_bytes(), Self::scratch_slots(xa, xb), self.scratch_bytes(xa, xb))
     }
     /// Dynamic shared memory of an FP32-on-TF32 kernel that splits its operands in shared memory
     /// ([`device::Tf32x3Split`]): stages of twice [`WgTile::stage_bytes`] (the heads, then the
     /// tails), [`WG_SPLIT_SLOTS`] slots for both operands as they are stored, the alignment
     /// slack and the barriers.
     pub const fn shared_split(&self) -> u32 {
-        let slots = WG_SPLIT_SLOTS;
-        let ring = self.stages * 2 * self.stage_bytes() + slots * self.scratch_bytes(true, true) + (2 * self.stages + slots) * 8;
+        self.shared_ring(2 * self.stage_bytes(), WG_SPLIT_SLOTS, self.scratch_bytes(true, true))
+    }
+    /// Dynamic shared memory of a ring of stages of `stage_bytes` and `slots` scratch slots of
+    /// `scratch_bytes`: 1024 bytes of slack to align them for the swizzle, the ring, and its
+    /// barriers (two per stage, one per slot); at least the epilogue's staged C, which it lays
+    /// over the ring once every barrier is done with.
+    const fn shared_ring(&self, stage_bytes: usize, slots: usize, scratch_bytes: usize) -> u32 {
+        let ring = self.stages * stage_bytes + slots * scratch_bytes + (2 * self.stages + slots) * 8;
         let epilogue = self.consumers * 64 * self.ldc() * 4;
         (1024 + if ring > epilogue { ring } else { epilogue }) as u32
     }
@@ -295,6 +297,20 @@ mod device {
         k * WG_ROW_BYTES + (((c / 4) ^ (k % 8)) * 16) + (c % 4) * 4
     }
 
+    /// The shared address of element (k, c) of box j of an MN-major f32 tile at `src` as the copy
+    /// engine lands it: boxes of 32 columns × 32 k, 4096 bytes apart ([`mn_box_offset`]).
+    #[inline(always)]
+    fn mn_box_elem(src: u32, j: usize, k: usize, c: usize) -> u32 {
+        src + (j * (WG_ROW_BYTES / 4) * WG_ROW_BYTES + mn_box_offset(k, c)) as u32
+    }
+
+    /// The shared address of the 16 bytes of k = 4·k4 .. 4·k4 + 3 in row `row` of a K-major f32
+    /// tile at `dst`: rows of 128 bytes, their 16-byte chunks swizzled by row % 8.
+    #[inline(always)]
+    fn kmajor_chunk(dst: u32, row: usize, k4: usize) -> u32 {
+        dst + (row * WG_ROW_BYTES + ((k4 ^ (row % 8)) * 16)) as u32
+    }
+
     /// This thread's register fragments of the four k-steps of a slice of op(A), consumer `cw`'s
     /// 64 rows of an MN-major f32 tile at `a` (boxes of 32 rows × 32 k, [`mn_box_offset`]).
     #[inline(always)]
@@ -437,6 +453,8 @@ mod device {
         // op(B)'s part of scratch slot r (after op(A)'s, if that is transposed too).
         let b_scratch = |r: usize| ring.scratch(r) + if xa { tile.a_bytes() as u32 } else { 0 };
         let k_of = |kt: usize| ((first + kt) * K::BK) as i32;
+        // Each MN-major operand's boxes, every one copied.
+        let (a_boxes, b_boxes) = (OperandBoxes::of(true, BOX, bm, bm, false, (map_a, map_a)), OperandBoxes::of(true, BOX, bn, bn, false, (map_b, map_b)));
         // Thread 0: the MN-major tiles of slice kt into slot kt % 2.
         let fetch = |kt: usize| {
             let r = kt % WG_SCRATCH_SLOTS;
@@ -445,16 +463,10 @@ mod device {
             unsafe {
                 mbarrier_arrive_expect_tx(ring.landed(r), scratch_bytes as u32);
                 if xa {
-                    for j in 0..bm / BOX {
-                        let dst = ring.scratch(r) + (j * BOX * WG_ROW_BYTES) as u32;
-                        tma_load_2d(dst, map_a, (m0 + j * BOX) as i32, k_of(kt), ring.landed(r));
-                    }
+                    a_boxes.load(ring.scratch(r), m0, k_of(kt), ring.landed(r));
                 }
                 if xb {
-                    for j in 0..bn / BOX {
-                        let dst = b_scratch(r) + (j * BOX * WG_ROW_BYTES) as u32;
-                        tma_load_2d(dst, map_b, (n0 + j * BOX) as i32, k_of(kt), ring.landed(r));
-                    }
+                    b_boxes.load(b_scratch(r), n0, k_of(kt), ring.landed(r));
                 }
             }
         };
@@ -474,14 +486,11 @@ mod device {
                     let c = lane;
                     let mut v = [0f32; 4];
                     unroll!(i in [0, 1, 2, 3] {
-                        let k = 4 * k4 + i;
-                        let at = src + (j * BOX * WG_ROW_BYTES + mn_box_offset(k, c)) as u32;
                         // SAFETY: inside the landed scratch tile.
-                        v[i] = unsafe { ld_shared_f32(at) };
+                        v[i] = unsafe { ld_shared_f32(mn_box_elem(src, j, 4 * k4 + i, c)) };
                     });
-                    let at = dst + ((j * BOX + c) * WG_ROW_BYTES + ((k4 ^ (c % 8)) * 16)) as u32;
                     // SAFETY: inside the stage's tile, which the consumers have released.
-                    unsafe { st_shared_f32x4(at, v) };
+                    unsafe { st_shared_f32x4(kmajor_chunk(dst, j * BOX + c, k4), v) };
                 });
             }
         };
@@ -564,26 +573,18 @@ mod device {
         // The tails' tiles sit one single stage on from the heads'.
         let tail = tile.stage_bytes() as u32;
         let k_of = |kt: usize| ((first + kt) * WG_BK_TF32) as i32;
-        // One operand's tile of `rows` rows at x0 (m or n), slice at k, into `dst`.
-        let land = |mn: bool, map: u64, dst: u32, x0: usize, rows: usize, k: i32, bar: u32| {
-            // SAFETY: the caller's (slot free, 1024-aligned, room for the boxes).
-            unsafe {
-                if mn {
-                    for j in 0..rows / BOX {
-                        tma_load_2d(dst + (j * BOX * WG_ROW_BYTES) as u32, map, (x0 + j * BOX) as i32, k, bar);
-                    }
-                } else {
-                    tma_load_2d(dst, map, k, x0 as i32, bar);
-                }
-            }
-        };
+        // Each operand's boxes, every one copied: a K-major tile in one.
+        let (a_boxes, b_boxes) = (OperandBoxes::of(TA, BOX, bm, bm, false, (map_a, map_a)), OperandBoxes::of(TB, BOX, bn, bn, false, (map_b, map_b)));
         // Thread 0: slice kt into slot kt % WG_SPLIT_SLOTS.
         let fetch = |kt: usize| {
             let r = kt % WG_SPLIT_SLOTS;
-            // SAFETY: slot r is free (every producer has split the slice before kt from it).
-            unsafe { mbarrier_arrive_expect_tx(ring.landed(r), scratch_bytes as u32) };
-            land(TA, map_a, ring.scratch(r), m0, bm, k_of(kt), ring.landed(r));
-            land(TB, map_b, b_scratch(r), n0, bn, k_of(kt), ring.landed(r));
+            // SAFETY: slot r is free (every producer has split the slice before kt from it),
+            // 1024-aligned, and holds the boxes.
+            unsafe {
+                mbarrier_arrive_expect_tx(ring.landed(r), scratch_bytes as u32);
+                a_boxes.load(ring.scratch(r), m0, k_of(kt), ring.landed(r));
+                b_boxes.load(b_scratch(r), n0, k_of(kt), ring.landed(r));
+            }
         };
         if tid == 0 {
             for kt in 0..ktiles.min(WG_SPLIT_SLOTS) {
@@ -619,15 +620,12 @@ mod device {
                 let mut v = [[0f32; 4]; 2];
                 unroll!(h in [0, 1] {
                     unroll!(i in [0, 1, 2, 3] {
-                        let k = 4 * (2 * warp + h) + i;
-                        let at = src + (j * BOX * WG_ROW_BYTES + mn_box_offset(k, lane)) as u32;
                         // SAFETY: inside the landed scratch tile.
-                        v[h][i] = unsafe { ld_shared_f32(at) };
+                        v[h][i] = unsafe { ld_shared_f32(mn_box_elem(src, j, 4 * (2 * warp + h) + i, lane)) };
                     });
                 });
                 unroll!(h in [0, 1] {
-                    let (k4, c) = (2 * warp + h, lane);
-                    let at = dst + ((j * BOX + c) * WG_ROW_BYTES + ((k4 ^ (c % 8)) * 16)) as u32;
+                    let at = kmajor_chunk(dst, j * BOX + lane, 2 * warp + h);
                     let (hd, tl) = split4(v[h]);
                     // SAFETY: inside the stage's tiles, which the consumers have released.
                     unsafe {

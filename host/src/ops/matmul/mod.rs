@@ -1231,10 +1231,24 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
     let model = plan::TileModel::of(plan.kernel).expect("a wgmma model");
     let sms = gpu.info().multiprocessor_layout();
     let transpose = tf32_transposing_tile(tile, false).is_some() && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms.count));
+    let ([a, b], mn) = map_tf32_operands(gpu, x, &params, transpose)?;
+    let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: false, transposes: true, swap: false };
+    launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
+}
+
+/// The tensor maps of an f32 product's op(A) and op(B) as a TF32 `wgmma` kernel reads them, and
+/// which of them are MN-major: each k-contiguous operand with 16-byte aligned rows as it is;
+/// with `transpose`, each MN-major one the copy engine can read as it is (the kernel's producers
+/// transpose its tiles in shared memory); any other first staged k-contiguous into this
+/// stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4).
+fn map_tf32_operands(gpu: &Gpu, x: GemmPtrs, params: &GemmParams, transpose: bool) -> Result<([TmaMatrix; 2], [bool; 2])> {
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     // op(A) is m×k with strides (a_row_stride, a_col_stride); op(B) n×k with (b_col_stride,
     // b_row_stride) once seen k-major.
     let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
     let padded = k.next_multiple_of(4);
+    let staging = tf32_staging(params);
     let staged = if transpose { staging.rest } else { staging.all };
     let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
     let mut tma = [None, None];
@@ -1253,9 +1267,7 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
         });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
-    let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
-    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: false, transposes: true, swap: false };
-    launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
+    Ok(([a, b], mn))
 }
 
 /// Copies an f32 operand (outer×k, strides `os` along outer and `ks` along k) k-contiguous into
@@ -1349,11 +1361,9 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
 /// it (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4); then the kernel of its layout.
 fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
-    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
-    let operands = [(x.a, params.a_row_stride, params.a_col_stride, m), (x.b, params.b_col_stride, params.b_row_stride, n)];
-    let staged: usize = operands.iter().filter(|o| !tf32_direct(o.1, o.2) && !tf32_transposable(o.1, o.2)).map(|o| o.3 * k.next_multiple_of(4)).sum();
+    let mn_major = |os, ks| !tf32_direct(os, ks) && tf32_transposable(os, ks);
+    let mn = [mn_major(params.a_row_stride, params.a_col_stride), mn_major(params.b_col_stride, params.b_row_stride)];
     let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
-    let mn = operands.map(|o| !tf32_direct(o.1, o.2) && tf32_transposable(o.1, o.2));
     let kernel = match (mn[0], mn[1]) {
         (false, false) => k_(&km::GEMM_WGMMA_TF32X3S_KK_128X128, km::gemm_wgmma_tf32x3s_kk_128x128),
         (false, true) => k_(&km::GEMM_WGMMA_TF32X3S_KN_128X128, km::gemm_wgmma_tf32x3s_kn_128x128),
@@ -1362,20 +1372,8 @@ fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()>
     };
     // Before any staging pass.
     kernel.require(gpu)?;
-    let mut buffer = if staged > 0 { gpu.staging_buffer(staged)? } else { 0 };
-    let mut tma = [None, None];
-    for ((slot, &is_mn), &(ptr, os, ks, outer)) in tma.iter_mut().zip(&mn).zip(&operands) {
-        *slot = Some(if tf32_direct(os, ks) {
-            TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize }
-        } else if is_mn {
-            TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize }
-        } else {
-            let staged = stage_kmajor_f32(gpu, (ptr, os, ks), outer, k, buffer)?;
-            buffer += (outer * k.next_multiple_of(4) * 4) as u64;
-            staged
-        });
-    }
-    let [Some(a), Some(b)] = tma else { unreachable!("both operands were mapped") };
+    let ([a, b], mapped_mn) = map_tf32_operands(gpu, x, &params, true)?;
+    debug_assert_eq!(mapped_mn, mn, "the kernel's layout is the maps'");
     let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: true, transposes: true, swap: false };
     launch_wgmma(gpu, "gemm", kernel, km::WG_MID_S, wg, x.c, x.bias, params)
 }
