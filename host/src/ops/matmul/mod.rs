@@ -676,8 +676,12 @@ fn pipelined_fits(m: usize, n: usize, k: usize, sms: usize) -> bool {
 /// step, so a long k is slow however small the product: 25×2×6880 took 235 µs (the 8×8 tiles
 /// with split-K 29 µs, `RowDot` 19 µs), while k ≤ 128 products of up to four tiles per
 /// multiprocessor ran in 3.7-7.7 µs against the tile kernels' 5.3-13 µs (H100, `gemm_plans`:
-/// 673×159×57, 6308×37×20, 797×346×9, 256×1024×10, 10×1024×128, 128³).
-pub const AUTO_SMEM_MAX_K: usize = 128;
+/// 673×159×57, 6308×37×20, 797×346×9, 256×1024×10, 10×1024×128, 128³). Since the 32-wide tiles
+/// are candidates on small products ([`plan::NARROW_TILES_ALWAYS_FLOPS`]) they beat it at k =
+/// 128 (128³ 5.2-5.5 µs against 5.8-9.8 in the four layouts, 10×1024×128 nn 5.1 against 5.8;
+/// docs/runs/2026-11-24-h100-s15/e12, e13), and it keeps k ≤ 64, where it still won (673×159×57
+/// 3.9-4.3 against 5.8; 6308×37×20 5.4 against 5.6).
+pub const AUTO_SMEM_MAX_K: usize = 64;
 
 /// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: one block
 /// each. Beyond it the 4×4-per-thread 64×64 tiles ([`GemmKernel::Tile64Fine`]) cover four times

@@ -428,15 +428,25 @@ pub fn narrow_tile_saves(kernel: GemmKernel, m: usize, n: usize) -> bool {
     }
 }
 
+/// Up to this many FLOPs (2·m·n·k) the 32-row and 32-column FP32 tiles are candidates whatever
+/// they save ([`narrow_tile_saves`]): on such products a block's time is mostly latency, which
+/// their 4×4 outputs per thread keep short. Every pick this changed on the products timed in
+/// docs/runs/2026-11-24-h100-s15/e4, e12, e13 that has a measurement ran 0.89 of the old pick's
+/// time on geometric mean over 32 (256³ 8.7 → 6.5 µs, 733×33×232 10.3 → 8.1; 1024×160×48 3.4 →
+/// 3.7 the worst); at 2²⁷ it also took unmeasured products up to 384³, and admitted everywhere
+/// it ran 256×784×1024 in 29 µs against 14 (s15 `e13`).
+pub const NARROW_TILES_ALWAYS_FLOPS: f64 = (1u64 << 26) as f64;
+
 /// The candidates among `kernels` for an m×n output with their models ([`narrow_tile_saves`]).
-fn tile_candidates(kernels: &[GemmKernel], m: usize, n: usize) -> impl Iterator<Item = (GemmKernel, Option<TileModel>)> + '_ {
-    kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| narrow_tile_saves(x, m, n))))
+fn tile_candidates(kernels: &[GemmKernel], m: usize, n: usize, k: usize) -> impl Iterator<Item = (GemmKernel, Option<TileModel>)> + '_ {
+    let small = 2.0 * m as f64 * n as f64 * k as f64 <= NARROW_TILES_ALWAYS_FLOPS;
+    kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| small || narrow_tile_saves(x, m, n))))
 }
 
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
 pub fn choose(kernels: &[GemmKernel], m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
-    let (kernel, splits, _) = cheapest(tile_candidates(kernels, m, n), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1, 0.0));
+    let (kernel, splits, _) = cheapest(tile_candidates(kernels, m, n, k), |_, c| c, m, n, k, sms).unwrap_or((kernels[0], 1, 0.0));
     GemmPlan { kernel, splits }
 }
 
@@ -464,7 +474,7 @@ pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
 pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, split_mn: Option<u32>, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
-    let (kernel, splits, cost) = cheapest(tile_candidates(tiles, m, n), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
+    let (kernel, splits, cost) = cheapest(tile_candidates(tiles, m, n, k), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
     let split = GemmKernel::Tf32x3Split;
     let split_plan = match (TileModel::of(split), split_mn) {
         (Some(model), Some(mn)) if wgmma && k > 0 => {
