@@ -294,7 +294,8 @@ impl GemmKernel {
     /// Products with at most 16 rows or columns run a narrow kernel, a pass over the wide
     /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ 32 (FP32; TF32
     /// [`SHORTK_AUTO_TF32_MAX_K`], BF16 [`SHORTK_AUTO_MAX_K`]) on larger outputs the short-k
-    /// kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`];
+    /// kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`], or
+    /// [`AUTO_SMEM_MAX_K_SCALAR`] with an operand the tile kernels read one element at a time;
     /// `Tf32Auto` [`AUTO_SMEM_MAX_K_TF32`]) and at most
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] of its 32×32 tiles per multiprocessor run the
     /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too, up to
@@ -332,7 +333,7 @@ impl GemmKernel {
             GemmKernel::Auto if shortk_auto(p, Precision::F32) => fixed(GemmKernel::ShortK),
             GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => fixed(GemmKernel::ShortK),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
-            GemmKernel::Auto if smem_tiles_fit(m, n, k, sms.count) => fixed(GemmKernel::SmemTiled),
+            GemmKernel::Auto if smem_tiles_fit(m, n, k, sms.count, vec_operands(p)) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
                 fixed(GemmKernel::SmemTiled)
             }
@@ -683,6 +684,13 @@ fn pipelined_fits(m: usize, n: usize, k: usize, sms: usize) -> bool {
 /// 3.9-4.3 against 5.8; 6308×37×20 5.4 against 5.6).
 pub const AUTO_SMEM_MAX_K: usize = 64;
 
+/// [`AUTO_SMEM_MAX_K`] where an operand breaks the tile kernels' 16-byte loads (a row stride or
+/// contiguous size not a multiple of 4), which then load one element at a time: there the
+/// shared-memory tiles kept winning to k = 128 (tt 473×206×114: 7.0 µs on them, 8.0 on the
+/// 32-wide tiles, docs/runs/2026-11-24-h100-s16/r2 against s15 `r2`; 673×159×57 3.9-4.3
+/// against 5.8).
+pub const AUTO_SMEM_MAX_K_SCALAR: usize = 128;
+
 /// Most 32×32 tiles per multiprocessor for [`GemmKernel::SmemTiled`] under `Auto`: one block
 /// each. Beyond it the 4×4-per-thread 64×64 tiles ([`GemmKernel::Tile64Fine`]) cover four times
 /// the area per block and win. Between one and two blocks per multiprocessor they won 56 of 60
@@ -712,9 +720,11 @@ pub const AUTO_SMEM_MAX_K_TF32: usize = 64;
 pub const AUTO_SMEM_MAX_K_BF16: usize = 64;
 
 /// Whether `Auto` runs the 32×32 shared-memory tiles on an m×n×k product
-/// ([`AUTO_SMEM_MAX_K`], [`AUTO_SMEM_MAX_BLOCKS_PER_SM`]).
-pub fn smem_tiles_fit(m: usize, n: usize, k: usize, sms: usize) -> bool {
-    smem_tiles_fit_below(AUTO_SMEM_MAX_K, AUTO_SMEM_MAX_BLOCKS_PER_SM, m, n, k, sms)
+/// ([`AUTO_SMEM_MAX_K`], [`AUTO_SMEM_MAX_K_SCALAR`] where the tile kernels cannot load 16
+/// bytes at a time (`vec`: they can), [`AUTO_SMEM_MAX_BLOCKS_PER_SM`]).
+pub fn smem_tiles_fit(m: usize, n: usize, k: usize, sms: usize, vec: bool) -> bool {
+    let max_k = if vec { AUTO_SMEM_MAX_K } else { AUTO_SMEM_MAX_K_SCALAR };
+    smem_tiles_fit_below(max_k, AUTO_SMEM_MAX_BLOCKS_PER_SM, m, n, k, sms)
 }
 
 /// [`smem_tiles_fit`] for k up to `max_k` and `per_sm` tiles per multiprocessor.
