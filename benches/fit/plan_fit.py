@@ -89,15 +89,23 @@ def staged_elems(prec, layout, m, n, k):
     return 0
 
 
-def narrow_tile_saves(kernel, m, n):
-    """The 32-row and 32-column FP32 tiles only where they save 15 % of a 64-wide tile's rows
-    or columns (plan.rs: narrow_tile_saves)."""
+# Up to this many FLOPs the 32-wide FP32 tiles are candidates anyway (plan.rs:
+# NARROW_TILES_ALWAYS_FLOPS).
+NARROW_TILES_ALWAYS_FLOPS = 2**26
+
+
+def narrow_tile_saves(kernel, m, n, k):
+    """The 32-row and 32-column FP32 tiles only on products of at most NARROW_TILES_ALWAYS_FLOPS
+    or where they save 15 % of a 64-wide tile's rows or columns (plan.rs: tile_candidates,
+    narrow_tile_saves)."""
+    if 2 * m * n * k <= NARROW_TILES_ALWAYS_FLOPS:
+        return True
     saves = lambda x: 100 * (-(-x // 32) * 32) <= 85 * (-(-x // 64) * 64)
     return saves(m) if kernel == "Tile32x64" else saves(n) if kernel == "Tile64x32" else True
 
 
 def cost(kernel, m, n, k, s, params):
-    if not narrow_tile_saves(kernel, m, n):
+    if not narrow_tile_saves(kernel, m, n, k):
         return None
     bm, bn, bk, resident, warps = SHAPES[kernel]
     eff, fixed, split_cost = params[kernel][:3]

@@ -437,9 +437,14 @@ pub fn narrow_tile_saves(kernel: GemmKernel, m: usize, n: usize) -> bool {
 /// it ran 256×784×1024 in 29 µs against 14 (s15 `e13`).
 pub const NARROW_TILES_ALWAYS_FLOPS: f64 = (1u64 << 26) as f64;
 
+/// The FLOPs of an m×n×k product (2·m·n·k), the size the small-product rules compare.
+fn flops(m: usize, n: usize, k: usize) -> f64 {
+    2.0 * m as f64 * n as f64 * k as f64
+}
+
 /// The candidates among `kernels` for an m×n output with their models ([`narrow_tile_saves`]).
 fn tile_candidates(kernels: &[GemmKernel], m: usize, n: usize, k: usize) -> impl Iterator<Item = (GemmKernel, Option<TileModel>)> + '_ {
-    let small = 2.0 * m as f64 * n as f64 * k as f64 <= NARROW_TILES_ALWAYS_FLOPS;
+    let small = flops(m, n, k) <= NARROW_TILES_ALWAYS_FLOPS;
     kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| small || narrow_tile_saves(x, m, n))))
 }
 
@@ -613,7 +618,7 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     {
         let (rm, rn) = if swap { (n, m) } else { (m, n) };
         let (rsplits, c) = model.best_splits(rm, rn, k, sms);
-        let small = 2.0 * m as f64 * n as f64 * k as f64 <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
+        let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
         if small || c + staging_cost(staged, sms.count) < cost {
             return GemmPlan { kernel: rega, splits: rsplits };
         }
