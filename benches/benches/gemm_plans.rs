@@ -119,12 +119,18 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             {
                 add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
-            // The swapped 128×256 kernel: its split counts over its own tile space (n×m).
-            let swapped = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped);
-            let (sm, sn) = Bf16Kernel::WgmmaSwapped.tile_space(m, n);
-            for s in SPLIT_CHOICES {
-                if swapped.is_some_and(|md| md.accepts(sm, sn, k, s)) {
-                    out.push(Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::WgmmaSwapped, splits: s }));
+            // The swapped kernels and the 64×32 tiles (where their 32-wide side is at most
+            // `SLIM_MAX_COLUMNS`): split counts over each one's own tile space.
+            for kernel in [Bf16Kernel::WgmmaSwapped, Bf16Kernel::Wgmma64x32, Bf16Kernel::Wgmma64x32Swapped] {
+                let (sm, sn) = kernel.tile_space(m, n);
+                if kernel != Bf16Kernel::WgmmaSwapped && sn > host::ops::matmul::plan::SLIM_MAX_COLUMNS {
+                    continue;
+                }
+                let model = TileModel::of_bf16(kernel);
+                for s in SPLIT_CHOICES {
+                    if model.is_some_and(|md| md.accepts(sm, sn, k, s)) {
+                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: s }));
+                    }
                 }
             }
         }

@@ -33,12 +33,12 @@ SHAPES = {
     "Tf32Wgmma": (128, 256, 32, 1, 8), "Tf32": (128, 128, 32, 1, 8), "Tf32Tile64": (64, 64, 32, 2, 4),
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
-    "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8),
+    "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8), "Wgmma64x32": (64, 32, 64, 2, 8),
     "Wgmma128x208": (128, 208, 64, 1, 8), "Tf32Wgmma128x208": (128, 208, 32, 1, 8),
     "Tf32x3Wgmma128x128": (128, 128, 32, 1, 8), "Tf32x3Split": (128, 128, 32, 1, 8),
 }
 # The wgmma kernels: staged operands add a pass, and a split moves only the partial tile's part inside C.
-WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64",
+WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64", "Wgmma64x32",
          "Tf32x3Wgmma128x128", "Tf32x3Split")
 # FP32 on TF32 (FP32 `Auto`, plan.rs: choose_f32): the staged form over three segments of the
 # padded k plus its staging pass, the split form over k; both in TF32 units, times this.
@@ -55,6 +55,7 @@ PARAMS = {
     "Wgmma": [1.0, 352.0, 768.0, 64.0, 192.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
     "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.61, 352.0, 1024.0, 208.0, 64.0],
     "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0, 32.0], "Wgmma64x64": [0.38, 240.0, 256.0, 64.0, 384.0],
+    "Wgmma64x32": [0.38, 240.0, 256.0, 64.0, 384.0],
     "Wgmma128x208": [0.97, 448.0, 768.0, 16.0, 0.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0, 0.0],
     "Tf32x3Wgmma128x128": [0.70, 128.0, 768.0, 64.0, 256.0], "Tf32x3Split": [0.26, 0.0, 256.0, 0.0, 64.0],
 }
@@ -64,6 +65,9 @@ X3_SPLIT_MN_EFF = [0.93]
 
 
 TF32_TRANSPOSE_EFF = 0.5
+# Most columns of its tile space for which BF16 `Auto` considers the 64×32 tile (plan.rs:
+# SLIM_MAX_COLUMNS); gemm_plans times it only in the layouts it takes.
+SLIM_MAX_COLUMNS = 32
 BF16_208_MN_B_EFF = 0.8
 
 
@@ -171,6 +175,10 @@ def losses(cases, params):
         def model(p, s):
             if p == "WgmmaSwapped":
                 return cost("Wgmma", n, m, k, s, params)
+            if p == "Wgmma64x32Swapped":
+                return cost("Wgmma64x32", n, m, k, s, params) if m <= SLIM_MAX_COLUMNS else None
+            if p == "Wgmma64x32" and n > SLIM_MAX_COLUMNS:
+                return None
             if p == "Tf32x3Wgmma128x128":
                 c = cost(p, m, n, 3 * kp, s, params)
                 return None if c is None else TF32_UNIT_IN_F32 * (c + staging(2 * (m + n) * kp))
@@ -179,13 +187,13 @@ def losses(cases, params):
                 return None if c is None else TF32_UNIT_IN_F32 * c / X3_SPLIT_MN_EFF[0] ** mn_ops
             c = cost(p, m, n, k, s, params)
             return c / BF16_208_MN_B_EFF if c is not None and b_mn and p == "Wgmma128x208" else c
-        scored = [(model(p, s), p, s) for (p, s) in plans if p in SHAPES or p == "WgmmaSwapped"]
+        scored = [(model(p, s), p, s) for (p, s) in plans if p in SHAPES or p in ("WgmmaSwapped", "Wgmma64x32Swapped")]
         # The 128×208 tiles only where they save columns (plan.rs: wide_208_saves_columns); the
         # TF32 one always stages (no transposing form).
         cols = lambda bn: -(-n // bn) * bn
         scored = [x for x in scored if not (x[1].endswith("128x208") and 100 * cols(208) > 85 * cols(256))]
         staged = lambda c, p: c + staging(stage) if p == "Tf32Wgmma128x208" else extra(c)
-        scored = [(staged(c, p) if p in WGMMA or p == "WgmmaSwapped" else c, p, s) for c, p, s in scored if c is not None]
+        scored = [(staged(c, p) if p in WGMMA or p in ("WgmmaSwapped", "Wgmma64x32Swapped") else c, p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
         best_split = {}
@@ -193,7 +201,8 @@ def losses(cases, params):
             if p not in best_split or c < best_split[p][0]:
                 best_split[p] = (c, s)
         _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
-        best = min(t for (p, _), t in plans.items() if p in SHAPES or p == "WgmmaSwapped")
+        gated = lambda p: (p == "Wgmma64x32" and n > SLIM_MAX_COLUMNS) or (p == "Wgmma64x32Swapped" and m > SLIM_MAX_COLUMNS)
+        best = min(t for (p, _), t in plans.items() if (p in SHAPES or p in ("WgmmaSwapped", "Wgmma64x32Swapped")) and not gated(p))
         out[key] = (plans[(pick, s)] / best, pick, s)
     return out
 

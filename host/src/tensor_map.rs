@@ -55,6 +55,9 @@ impl TmaElement {
 
 /// `CU_TENSOR_MAP_SWIZZLE_128B`: the layout `wgmma` reads without bank conflicts.
 const SWIZZLE_128B: u32 = 3;
+/// `CU_TENSOR_MAP_SWIZZLE_64B`: the same for boxes whose rows are 64 bytes (the MN-major tile of
+/// a 32-wide bf16 `wgmma` operand).
+const SWIZZLE_64B: u32 = 2;
 /// `CU_TENSOR_MAP_L2_PROMOTION_L2_128B`.
 const L2_PROMOTION_128B: u32 = 2;
 /// `CU_TENSOR_MAP_L2_PROMOTION_L2_256B`.
@@ -96,7 +99,8 @@ impl TmaMatrix {
     }
 
     /// The tensor map for boxes of `box_cols` × `box_rows` elements (box_cols · element size
-    /// ≤ 128 bytes), 128-byte swizzled, out-of-bounds elements read as zero.
+    /// ≤ 128 bytes), 128-byte swizzled (64-byte where a box row is 64 bytes or less),
+    /// out-of-bounds elements read as zero.
     pub fn tiled(&self, op: &'static str, box_cols: u32, box_rows: u32) -> Result<TensorMap> {
         if !self.is_supported() {
             return Err(Error::InvalidArgument {
@@ -122,7 +126,7 @@ impl TmaMatrix {
                 boxes.as_ptr(),
                 elem_strides.as_ptr(),
                 0,
-                SWIZZLE_128B,
+                if box_cols as usize * self.element.bytes() <= 64 { SWIZZLE_64B } else { SWIZZLE_128B },
                 l2_promotion(self.ld * self.element.bytes()),
                 0,
             )

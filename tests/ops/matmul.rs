@@ -480,8 +480,16 @@ pub fn register(s: &mut Suite) {
     // engine needs): edge tiles, a ragged last 64-deep slice (k = 776), 2, 3, 5, 7 and 8 splits
     // in a cluster (8 rows for 8 splits: one row each), 16, 24 and 64 as clusters of 8 whose
     // sums meet in the workspace (several tiles, edge tiles, a ragged last slice). The swapped
-    // kernel's tiles and splits are over n×m.
-    for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64, Bf16Kernel::WgmmaSwapped] {
+    // kernels' tiles and splits are over n×m.
+    for kernel in [
+        Bf16Kernel::Wgmma,
+        Bf16Kernel::Wgmma128x208,
+        Bf16Kernel::Wgmma64x128,
+        Bf16Kernel::Wgmma64x64,
+        Bf16Kernel::WgmmaSwapped,
+        Bf16Kernel::Wgmma64x32,
+        Bf16Kernel::Wgmma64x32Swapped,
+    ] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 for &(m, k, n, splits) in &[
@@ -652,7 +660,16 @@ pub fn check_gemm_bf16(
     if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return expect_err(&format!("bf16 RowDot with {n} columns"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }
-    if matches!(kernel, Bf16Kernel::Wgmma | Bf16Kernel::Wgmma128x208 | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::WgmmaSwapped) {
+    if matches!(
+        kernel,
+        Bf16Kernel::Wgmma
+            | Bf16Kernel::Wgmma128x208
+            | Bf16Kernel::Wgmma64x128
+            | Bf16Kernel::Wgmma64x64
+            | Bf16Kernel::WgmmaSwapped
+            | Bf16Kernel::Wgmma64x32
+            | Bf16Kernel::Wgmma64x32Swapped
+    ) {
         // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
         let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");
         if !g.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {

@@ -236,6 +236,17 @@ pub const fn smem_desc(addr: u32, lbo: u32) -> u64 {
     start | (lbo << 16) | (sbo << 32) | (1 << 62)
 }
 
+/// A wgmma descriptor for an MN-major tile written by TMA with 64-byte swizzling (rows of 64
+/// bytes: 32 bf16 of m or n per k, 8-row groups 512 bytes apart): a 32-wide operand. The tile
+/// must start on a 512-byte boundary.
+#[inline(always)]
+pub const fn smem_desc_mn64(addr: u32) -> u64 {
+    let start = ((addr & 0x3_ffff) >> 4) as u64;
+    // The next 32-wide column block (none in a 32-wide tile) and the next 8 rows of k.
+    let (lbo, sbo) = ((4096 >> 4) as u64, (512 >> 4) as u64);
+    start | (lbo << 16) | (sbo << 32) | (2 << 62)
+}
+
 /// Orders this warpgroup's register writes before the `wgmma` instructions that follow.
 #[inline(always)]
 pub fn wgmma_fence() {
@@ -290,9 +301,12 @@ macro_rules! wgmma_m64_rega {
     };
 }
 
-/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (64, 128, 208 or 256): the accumulator
-/// indices of a 64×N tile.
+/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (32, 64, 128, 208 or 256): the
+/// accumulator indices of a 64×N tile.
 macro_rules! with_acc_indices {
+    (16, $m:ident!($($args:tt)*)) => {
+        $m!($($args)* [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
+    };
     (32, $m:ident!($($args:tt)*)) => {
         $m!($($args)* [
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
@@ -338,12 +352,16 @@ unsafe fn acc_as<const N: usize, const M: usize>(d: &mut [f32; N]) -> &mut [f32;
     unsafe { &mut *(d as *mut [f32; N] as *mut [f32; M]) }
 }
 
-/// Expands to the `wgmma` of the accumulator count `$nacc` (32, 64, 104 or 128: n = 64, 128,
-/// 208, 256)
+/// Expands to the `wgmma` of the accumulator count `$nacc` (16, 32, 64, 104 or 128: n = 32, 64,
+/// 128, 208, 256)
 /// for the instruction prefix `$pre` ("…m64n") and suffix `$post` ("k16.f32.bf16.bf16").
 macro_rules! wgmma_any_n {
     ($nacc:ident, $pre:literal, $post:literal, $tail:literal, $d:ident, $da:ident, $db:ident) => {
         match $nacc {
+            16 => {
+                let d = acc_as::<$nacc, 16>($d);
+                with_acc_indices!(16, wgmma_m64!($pre, "32", $post, $tail, d, $da, $db,))
+            }
             32 => {
                 let d = acc_as::<$nacc, 32>($d);
                 with_acc_indices!(32, wgmma_m64!($pre, "64", $post, $tail, d, $da, $db,))
@@ -360,7 +378,7 @@ macro_rules! wgmma_any_n {
                 let d = acc_as::<$nacc, 128>($d);
                 with_acc_indices!(128, wgmma_m64!($pre, "256", $post, $tail, d, $da, $db,))
             }
-            _ => panic!("wgmma: 32, 64, 104 or 128 accumulators per thread"),
+            _ => panic!("wgmma: 16, 32, 64, 104 or 128 accumulators per thread"),
         }
     };
 }

@@ -51,9 +51,11 @@ impl WgTile {
     }
     /// Columns of C per block rounded up to whole 64-wide boxes: the rows (K-major) or columns
     /// (MN-major) of op(B) a stage holds room for. An MN-major B lands in 64-wide boxes, so a
-    /// 208-wide tile reads four and multiplies the first 208 columns.
+    /// 208-wide tile reads four and multiplies the first 208 columns. A tile narrower than a box
+    /// ([`WG_SLIM`]) holds `bn` rows of 128 bytes (K-major) or one box `bn` wide (MN-major,
+    /// [`mn_box`]): the same bytes.
     pub const fn b_alloc(&self) -> usize {
-        self.bn.div_ceil(WG_MN_BOX) * WG_MN_BOX
+        if self.bn < WG_MN_BOX { self.bn } else { self.bn.div_ceil(WG_MN_BOX) * WG_MN_BOX }
     }
     /// Bytes of one stage.
     pub const fn stage_bytes(&self) -> usize {
@@ -120,6 +122,19 @@ pub const WG_WIDE_208: WgTile = WgTile { consumers: 2, bn: 208, stages: 4 };
 /// of its bytes per k-slice each with more of them in flight, and half its partial tile per
 /// split.
 pub const WG_SMALL: WgTile = WgTile { consumers: 1, bn: 64, stages: 6 };
+/// 64×32, eight stages (97 KiB, two blocks per multiprocessor): products with at most 32 rows
+/// or columns and long k, whose time goes to streaming the wide operand. Their narrow side
+/// costs a third of a stage (an MN-major one in 64-byte rows, [`mn_box`]; the 64×64 tile's
+/// half, with the rows past C copied as zeros), so eight stages hold 64 KiB of the wide
+/// operand per block in flight, and
+/// the wide side's 64-row tiles give four times the 64×128 tile's blocks before any split. As
+/// Cᵀ (`SWAP`) it serves few-row products: cuBLAS runs 32×4096×4096 on 64×16 tiles, 16 stages
+/// deep, in 9.2 µs, where the 64×128 and 64×64 tiles took 14 (H100,
+/// docs/runs/2026-11-24-h100-s16/e3).
+pub const WG_SLIM: WgTile = WgTile { consumers: 1, bn: 32, stages: 8 };
+const _: () = assert!(WG_SLIM.consumers * 64 * WG_SLIM.ldc() * 4 <= WG_SLIM.stages * WG_SLIM.stage_bytes());
+const _: () = assert!(WG_SLIM.bn * (WG_SLIM.bm() + 4) * 4 <= WG_SLIM.stages * WG_SLIM.stage_bytes());
+const _: () = assert!(2 * WG_SLIM.shared() as usize <= 228 * 1024);
 /// 128×128, four stages (129 KiB, one block per multiprocessor): FP32 on TF32
 /// ([`device::Tf32x3`]), whose consumers hold the slices' f32 sums beside the `wgmma`
 /// accumulators (128 registers of values: the 64×128 tile's single consumer would need them
@@ -176,6 +191,13 @@ pub const WG_BK_BF16: usize = 64;
 pub const WG_BK_TF32: usize = 32;
 /// Width (elements) of the TMA box of an MN-major tile: one 128-byte row of bf16.
 pub const WG_MN_BOX: usize = 64;
+
+/// Width (elements of m or n) of the boxes an MN-major bf16 operand of a `cols`-wide tile lands
+/// in: one 128-byte swizzle row ([`WG_MN_BOX`]), or the whole tile where it is narrower (64-byte
+/// rows, 64-byte swizzled: [`WG_SLIM`]).
+pub const fn mn_box(cols: usize) -> usize {
+    if cols < WG_MN_BOX { cols } else { WG_MN_BOX }
+}
 
 /// Rows of the edge box of a K-major tile of `rows` rows (the kernels that copy without
 /// transposing, 128-row tiles): a tile with at most this many rows inside C is copied in one
@@ -691,6 +713,8 @@ mod device {
         p: &GemmParams,
     ) {
         let tile = WgTile { consumers: CONS, bn: 2 * NACC, stages: STAGES };
+        // A 32-wide MN-major op(B) (bf16 only) lands in one 64-byte swizzled box.
+        const { assert!(!TB || 2 * NACC >= WG_MN_BOX || 2 * NACC == 32) };
         let (bm, bn, ldc) = (tile.bm(), tile.bn, tile.ldc());
         let tid = thread_idx_x() as usize;
         let wg = tid / 128;
@@ -763,7 +787,7 @@ mod device {
                 // (e7); their tiles past C have at most 64 rows or 64 columns past it anyway.
                 let edges = CONS > 1 && !K::PROMOTE;
                 let a = OperandBoxes::of(TA, WG_ROW_BYTES / K::BYTES, bm, rows - m0, edges, (map_a, edge_a));
-                let b = OperandBoxes::of(TB, WG_MN_BOX, bn, cols - n0, edges, (map_b, edge_b));
+                let b = OperandBoxes::of(TB, mn_box(bn), bn, cols - n0, edges, (map_b, edge_b));
                 let landed = ((a.count * a.rows + b.count * b.rows) * WG_ROW_BYTES) as u32;
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
@@ -827,8 +851,14 @@ mod device {
                 } else {
                     wgmma_fence();
                     for kk in 0..K::BK / K::KSTEP {
+                        // A 32-wide MN-major op(B): k-rows of 64 bytes, 64-byte swizzled.
+                        let db = if tb_smem && bn < WG_MN_BOX {
+                            smem_desc_mn64(b_base + (kk * K::KSTEP * bn * K::BYTES) as u32)
+                        } else {
+                            step_desc::<K>(tb_smem, b_base, kk)
+                        };
                         // SAFETY: stage s is full; the whole warpgroup runs this.
-                        unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), step_desc::<K>(tb_smem, b_base, kk)) };
+                        unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), db) };
                     }
                 }
                 wgmma_commit();
@@ -1122,7 +1152,8 @@ mod device {
 
         /// Issues the copies of k-slice `k` of the tile at `x0` (m or n) into `dst`, completing
         /// on barrier `bar`. Either orientation, box j lands 128·rows·j bytes in: an MN-major box
-        /// is one 128-byte row of m or n wide and a slice (as many rows) deep.
+        /// is `rows` of m or n wide (one 128-byte row, or a narrower tile's width) and a slice
+        /// deep (64 k of bf16: 128·rows bytes).
         ///
         /// # Safety
         /// As `tma_load_2d`: `dst` has room for the boxes, `bar` expects their bytes.
@@ -1386,6 +1417,47 @@ wgmma_kernels!(
     gemm_wgmma_bf16_mk_64x128,
     gemm_wgmma_bf16_mn_64x128,
     gemm_wgmma_tf32_kk_64x128
+);
+wgmma_kernel!(
+    /// C = act(α·A·Bᵀ + bias + β·C) with bf16 A (m×k) and B (n×k) on the 64×32 tile
+    /// ([`WG_SLIM`]): products with few columns.
+    gemm_wgmma_bf16_kk_64x32, Bf16, false, false, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// C = act(α·Aᵀ·Bᵀ + …) with bf16 A stored k×m and B stored n×k on the 64×32 tile
+    /// ([`WG_SLIM`]): products with few columns.
+    gemm_wgmma_bf16_mk_64x32, Bf16, true, false, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// C = act(α·A·B + …) with bf16 A (m×k) and B (k×n), both row-major, on the 64×32 tile
+    /// ([`WG_SLIM`]; op(B) MN-major in 64-byte rows): products with few columns.
+    gemm_wgmma_bf16_kn_64x32, Bf16, false, true, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// C = act(α·Aᵀ·B + …) with bf16 A stored k×m and B stored k×n on the 64×32 tile
+    /// ([`WG_SLIM`]): products with few columns.
+    gemm_wgmma_bf16_mn_64x32, Bf16, true, true, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_mk` (A k×m, B n×k) as Cᵀ = B·A on the 64×32 tile: op(A) = B K-major,
+    /// A's 32-wide tiles MN-major. Products with few rows.
+    gemm_wgmma_bf16_mk_64x32_swapped, Bf16, false, true, true, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_mn` (A k×m, B k×n) as Cᵀ = Bᵀ·A on the 64×32 tile: both MN-major.
+    /// Products with few rows.
+    gemm_wgmma_bf16_mn_64x32_swapped, Bf16, true, true, true, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_kk_64x32` as Cᵀ = B·Aᵀ (A m×k, B n×k; its grid over n×m, `map_a`
+    /// describing B and `map_b` A): products with few rows, each 32-row tile of A (K-major)
+    /// beside 64 rows of B.
+    gemm_wgmma_bf16_kk_64x32_swapped, Bf16, false, false, true, WG_SLIM, 256, 2
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_bf16_kn` (A m×k, B k×n) as Cᵀ = Bᵀ·Aᵀ on the 64×32 tile: op(A) = Bᵀ
+    /// MN-major, A's 32-row tiles K-major. Products with few rows.
+    gemm_wgmma_bf16_kn_64x32_swapped, Bf16, true, false, true, WG_SLIM, 256, 2
 );
 wgmma_kernel!(
     /// FP32 products on TF32 tensor cores on the 128×128 tile: A and B staged as [head | tail]

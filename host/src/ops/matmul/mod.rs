@@ -1405,7 +1405,8 @@ fn x3_split_reads(p: &GemmParams) -> Option<u32> {
 pub enum Bf16Kernel {
     /// The fastest kernel for the shape and device: the cost model of [`plan`] picks among
     /// [`Bf16Kernel::Wgmma`], [`Bf16Kernel::Wgmma128x208`], [`Bf16Kernel::Wgmma64x128`] and
-    /// [`Bf16Kernel::Wgmma64x64`] (sm_90a only; an operand whose row
+    /// [`Bf16Kernel::Wgmma64x64`], and for at most 32 rows or columns [`Bf16Kernel::Wgmma64x32`]
+    /// and [`Bf16Kernel::Wgmma64x32Swapped`] (sm_90a only; an operand whose row
     /// stride is not a multiple of 8 elements is first copied into padded rows),
     /// [`Bf16Kernel::MmaLdmatrix`] and
     /// [`Bf16Kernel::MmaTile64`], and their split-K counts; short-k products (up to
@@ -1438,6 +1439,11 @@ pub enum Bf16Kernel {
     /// `Wgmma` (128×256 tiles) on Cᵀ = op(B)ᵀ·op(A)ᵀ: tiles over n×m, each stored transposed.
     /// For products whose n the tiles cover worse than their m (split-K counted over n×m).
     WgmmaSwapped,
+    /// `Wgmma` on 64×32 tiles, eight stages deep (two blocks per multiprocessor): products with
+    /// few columns and long k, which stream op(A).
+    Wgmma64x32,
+    /// `Wgmma64x32` on Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m): products with few rows.
+    Wgmma64x32Swapped,
     /// A few rows of C on the CUDA cores (a batch-few layer): one warp per output column,
     /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
     /// the weights stream once. Correct for any shape; fast for m ≤ 4.
@@ -1463,7 +1469,7 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 15] = [
+    pub const ALL: [Bf16Kernel; 17] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
@@ -1473,6 +1479,8 @@ impl Bf16Kernel {
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::Wgmma64x64,
         Bf16Kernel::WgmmaSwapped,
+        Bf16Kernel::Wgmma64x32,
+        Bf16Kernel::Wgmma64x32Swapped,
         Bf16Kernel::WarpDot,
         Bf16Kernel::RowDot,
         Bf16Kernel::ColDot,
@@ -1494,16 +1502,24 @@ impl Bf16Kernel {
                 | Bf16Kernel::Wgmma64x128
                 | Bf16Kernel::Wgmma64x64
                 | Bf16Kernel::WgmmaSwapped
+                | Bf16Kernel::Wgmma64x32
+                | Bf16Kernel::Wgmma64x32Swapped
                 | Bf16Kernel::RowDot
                 | Bf16Kernel::NarrowMn
                 | Bf16Kernel::NarrowK
         )
     }
 
-    /// The (rows, columns) its tiles and split-K plans cover for an m×n product: n×m for
-    /// [`Bf16Kernel::WgmmaSwapped`], which computes Cᵀ.
+    /// Whether the kernel computes Cᵀ = op(B)ᵀ·op(A)ᵀ: [`Bf16Kernel::WgmmaSwapped`] and
+    /// [`Bf16Kernel::Wgmma64x32Swapped`].
+    pub fn swaps(self) -> bool {
+        matches!(self, Bf16Kernel::WgmmaSwapped | Bf16Kernel::Wgmma64x32Swapped)
+    }
+
+    /// The (rows, columns) its tiles and split-K plans cover for an m×n product: n×m for the
+    /// kernels that compute Cᵀ ([`Bf16Kernel::swaps`]).
     pub fn tile_space(self, m: usize, n: usize) -> (usize, usize) {
-        if self == Bf16Kernel::WgmmaSwapped { (n, m) } else { (m, n) }
+        if self.swaps() { (n, m) } else { (m, n) }
     }
 
     /// The `wgmma` tile of a Hopper kernel.
@@ -1514,6 +1530,7 @@ impl Bf16Kernel {
             Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             Bf16Kernel::Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
             Bf16Kernel::WgmmaSwapped => Some(kernels::matmul::WG_WIDE),
+            Bf16Kernel::Wgmma64x32 | Bf16Kernel::Wgmma64x32Swapped => Some(kernels::matmul::WG_SLIM),
             _ => None,
         }
     }
@@ -1643,7 +1660,12 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     let wide = tile == km::WG_WIDE;
     let small = tile == km::WG_SMALL;
     let w208 = tile == km::WG_WIDE_208;
+    let slim = tile == km::WG_SLIM;
     match (ta, tb) {
+        (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32, km::gemm_wgmma_bf16_kk_64x32),
+        (Transpose::No, Transpose::No) if slim => k(&km::GEMM_WGMMA_BF16_KN_64X32, km::gemm_wgmma_bf16_kn_64x32),
+        (Transpose::Yes, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_MK_64X32, km::gemm_wgmma_bf16_mk_64x32),
+        (Transpose::Yes, Transpose::No) if slim => k(&km::GEMM_WGMMA_BF16_MN_64X32, km::gemm_wgmma_bf16_mn_64x32),
         (Transpose::No, Transpose::Yes) if w208 => k(&km::GEMM_WGMMA_BF16_KK_128X208, km::gemm_wgmma_bf16_kk_128x208),
         (Transpose::No, Transpose::No) if w208 => k(&km::GEMM_WGMMA_BF16_KN_128X208, km::gemm_wgmma_bf16_kn_128x208),
         (Transpose::Yes, Transpose::Yes) if w208 => k(&km::GEMM_WGMMA_BF16_MK_128X208, km::gemm_wgmma_bf16_mk_128x208),
@@ -1663,11 +1685,17 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     }
 }
 
-/// The swapped BF16 `wgmma` kernel of a layout ([`Bf16Kernel::WgmmaSwapped`]).
-fn wgmma_bf16_swapped(ta: Transpose, tb: Transpose) -> WgmmaKernel {
+/// The swapped BF16 `wgmma` kernel of a layout and tile ([`Bf16Kernel::WgmmaSwapped`],
+/// [`Bf16Kernel::Wgmma64x32Swapped`]).
+fn wgmma_bf16_swapped(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
     let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let slim = tile == km::WG_SLIM;
     match (ta, tb) {
+        (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32_SWAPPED, km::gemm_wgmma_bf16_kk_64x32_swapped),
+        (Transpose::No, Transpose::No) if slim => k(&km::GEMM_WGMMA_BF16_KN_64X32_SWAPPED, km::gemm_wgmma_bf16_kn_64x32_swapped),
+        (Transpose::Yes, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_MK_64X32_SWAPPED, km::gemm_wgmma_bf16_mk_64x32_swapped),
+        (Transpose::Yes, Transpose::No) if slim => k(&km::GEMM_WGMMA_BF16_MN_64X32_SWAPPED, km::gemm_wgmma_bf16_mn_64x32_swapped),
         (Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_SWAPPED, km::gemm_wgmma_bf16_kk_swapped),
         (Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_SWAPPED, km::gemm_wgmma_bf16_kn_swapped),
         (Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_SWAPPED, km::gemm_wgmma_bf16_mk_swapped),
@@ -1700,7 +1728,7 @@ fn run_bf16_plan(
         return invalid("Auto is not a concrete kernel".into());
     }
     let model = plan::TileModel::of_bf16(plan.kernel);
-    let swapped = plan.kernel == Bf16Kernel::WgmmaSwapped;
+    let swapped = plan.kernel.swaps();
     let (tm, tn) = plan.kernel.tile_space(m, n);
     let checked = GemmParams { m: tm as u64, n: tn as u64, ..params };
     check_splits("gemm_bf16", plan.kernel, model, plan.splits, &checked)?;
@@ -1743,7 +1771,14 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
-        Bf16Kernel::Wgmma | Bf16Kernel::Wgmma128x208 | Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma64x64 | Bf16Kernel::WgmmaSwapped | Bf16Kernel::Auto => {
+        Bf16Kernel::Wgmma
+        | Bf16Kernel::Wgmma128x208
+        | Bf16Kernel::Wgmma64x128
+        | Bf16Kernel::Wgmma64x64
+        | Bf16Kernel::WgmmaSwapped
+        | Bf16Kernel::Wgmma64x32
+        | Bf16Kernel::Wgmma64x32Swapped
+        | Bf16Kernel::Auto => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
@@ -1752,7 +1787,7 @@ fn run_bf16_plan(
                 // Cᵀ = op(B)ᵀ·op(A)ᵀ: B (stored k×n: MN-major) is its first operand, A (stored
                 // k×m: MN-major) its second.
                 let wg = WgmmaOperands { a: tb_m, a_mn: b_mn, b: ta_m, b_mn: a_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: true };
-                (wgmma_bf16_swapped(ta, tb), wg)
+                (wgmma_bf16_swapped(ta, tb, tile), wg)
             } else {
                 (wgmma_bf16(ta, tb, tile), WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false })
             };
@@ -1829,9 +1864,11 @@ fn launch_wgmma(
     use kernels::matmul as km;
     kernel.require(gpu)?;
     let WgmmaKernel { info, launch } = kernel;
-    // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32) and a stage's k deep.
+    // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32), or a narrower tile's
+    // width (`km::mn_box`: 64-byte rows), and a stage's k deep.
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
-        if mn { m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()) as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
+        let mn_cols = (km::WG_ROW_BYTES / m.element.bytes()).min(tile_rows);
+        if mn { m.tiled(op, mn_cols as u32, x.bk as u32) } else { m.tiled(op, x.bk as u32, tile_rows as u32) }
     };
     let map_a = map(&x.a, x.a_mn, tile.bm())?;
     let map_b = map(&x.b, x.b_mn, tile.bn)?;

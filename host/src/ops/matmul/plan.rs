@@ -291,6 +291,11 @@ impl TileModel {
             Bf16Kernel::WgmmaSwapped => TileModel::of_bf16(Bf16Kernel::Wgmma),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.61, 352.0, 1024.0), (208.0, 64.0)),
             Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 256.0), (64.0, 384.0)),
+            // Over n×m when swapped (its callers swap m and n). The 64×64 tile's constants: on
+            // the 51 few-row and few-column products of docs/runs/2026-11-24-h100-s17/e1 the
+            // search (plan_fit.py --only=Wgmma64x32) kept them, the pick within 2.2 % of the
+            // best plan.
+            Bf16Kernel::Wgmma64x32 | Bf16Kernel::Wgmma64x32Swapped => wg((64, 32, 64, 2, 8, 0.38, 240.0, 256.0), (64.0, 384.0)),
             // First fitted as the 128×256 tile at 4096³ nt's rate (205 µs on it, 191 on the
             // 128×256 tile; docs/runs/2026-11-23-h100-s8/r8); refitted with the others above.
             Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.97, 448.0, 768.0), (16.0, 0.0)),
@@ -668,7 +673,12 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// `MmaLdmatrix` and `MmaTile64`; then the
 /// 128×256 tile on Cᵀ ([`Bf16Kernel::WgmmaSwapped`], its model over n×m) in place of the
 /// pick where it costs less, or as little with fewer tiles, or as little with as many and an
-/// MN-major op(B) (`b_mn`).
+/// MN-major op(B) (`b_mn`); then the 64×32 tile over m×n or n×m
+/// ([`Bf16Kernel::Wgmma64x32`], [`Bf16Kernel::Wgmma64x32Swapped`]) where its 32-wide side
+/// covers n or m ([`SLIM_MAX_COLUMNS`]) and it costs less. With it the BF16 sweep ran in 0.976
+/// of the time, 31 shapes below 0.70 of cuBLAS → 20: 32×4096×4096 13.1 → 11.0 µs,
+/// 4096×16×4096 nt 15.2 → 10.8, 2048×10×4096 nt 17.2 → 9.1 (H100,
+/// docs/runs/2026-11-24-h100-s17/e2).
 ///
 /// Measured (H100, docs/runs/2026-11-24-h100-s14/e5): with an MN-major op(B) the 128×208 tile
 /// lost to the 128×256 one on a single wave in either orientation (nn 4096×784×4096: 52.5 µs,
@@ -687,19 +697,38 @@ pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usi
     let Some((kernel, splits, cost)) = cheapest(cands, total, m, n, k, sms) else {
         return (Bf16Kernel::MmaLdmatrix, 1);
     };
-    let Some(swapped) = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped).filter(|_| wgmma) else {
+    if !wgmma {
         return (kernel, splits);
-    };
-    let (sm, sn) = Bf16Kernel::WgmmaSwapped.tile_space(m, n);
-    let (s_splits, s_cost) = swapped.best_splits(sm, sn, k, sms);
-    let s_cost = s_cost + staging;
-    let (s_tiles, tiles) = (swapped.tiles(sm, sn), swapped.tiles(m, n));
-    let as_cheap = kernel == Bf16Kernel::Wgmma && s_cost <= SWAP_TIE * cost;
-    if s_cost * SWAP_TIE < cost || (as_cheap && (s_tiles < tiles || (s_tiles == tiles && b_mn))) {
-        return (Bf16Kernel::WgmmaSwapped, s_splits);
+    }
+    let (mut kernel, mut splits, mut cost) = (kernel, splits, cost);
+    if let Some(swapped) = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped) {
+        let (sm, sn) = Bf16Kernel::WgmmaSwapped.tile_space(m, n);
+        let (s_splits, s_cost) = swapped.best_splits(sm, sn, k, sms);
+        let s_cost = s_cost + staging;
+        let (s_tiles, tiles) = (swapped.tiles(sm, sn), swapped.tiles(m, n));
+        let as_cheap = kernel == Bf16Kernel::Wgmma && s_cost <= SWAP_TIE * cost;
+        if s_cost * SWAP_TIE < cost || (as_cheap && (s_tiles < tiles || (s_tiles == tiles && b_mn))) {
+            (kernel, splits, cost) = (Bf16Kernel::WgmmaSwapped, s_splits, s_cost);
+        }
+    }
+    // The 64×32 tile, its 32-wide side over n, or over m (swapped).
+    for slim in [Bf16Kernel::Wgmma64x32, Bf16Kernel::Wgmma64x32Swapped] {
+        let (sm, sn) = slim.tile_space(m, n);
+        let Some(model) = TileModel::of_bf16(slim).filter(|_| sn <= SLIM_MAX_COLUMNS) else { continue };
+        let (s_splits, s_cost) = model.best_splits(sm, sn, k, sms);
+        if s_cost + staging < cost {
+            (kernel, splits, cost) = (slim, s_splits, s_cost + staging);
+        }
     }
     (kernel, splits)
 }
+
+/// Most columns of its tile space (n, or m when swapped) for which `Bf16Kernel::Auto` considers
+/// the 64×32 tile: past one column of tiles each further one reads the wide operand again. At
+/// 64 columns the 64×64 tile ran 13.3 µs where the 64×32 tile's best took 15.6, at 33 rows
+/// the 64×128 tile 10.5 against 13.5 (nn, nt 64×4096×4096 and 33×2000×5000; H100,
+/// docs/runs/2026-11-24-h100-s17/e1).
+pub const SLIM_MAX_COLUMNS: usize = 32;
 
 /// The BF16 128×208 tile's rate with an MN-major op(B), relative to its rate with a K-major one:
 /// op(B) lands in four 64-wide boxes for its 208 columns. nn against nt: 4096×784×4096 52.5
