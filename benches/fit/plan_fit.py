@@ -68,6 +68,7 @@ TF32_TRANSPOSE_EFF = 0.5
 # Most columns of its tile space for which BF16 `Auto` considers the 64×32 tile (plan.rs:
 # SLIM_MAX_COLUMNS); gemm_plans times it only in the layouts it takes.
 SLIM_MAX_COLUMNS = 32
+SLIM_SHORT_ROWS_EFF = [0.7]
 BF16_208_MN_B_EFF = 0.8
 
 
@@ -175,10 +176,12 @@ def losses(cases, params):
         def model(p, s):
             if p == "WgmmaSwapped":
                 return cost("Wgmma", n, m, k, s, params)
-            if p == "Wgmma64x32Swapped":
-                return cost("Wgmma64x32", n, m, k, s, params) if m <= SLIM_MAX_COLUMNS else None
-            if p == "Wgmma64x32" and n > SLIM_MAX_COLUMNS:
-                return None
+            if p in ("Wgmma64x32", "Wgmma64x32Swapped"):
+                # Over n×m when swapped; an MN-major 32-wide operand of fewer than 32 columns
+                # lands in short rows (plan.rs: SLIM_SHORT_ROWS_EFF).
+                (sm, sn, mn) = (n, m, key[1][0] == "t") if p == "Wgmma64x32Swapped" else (m, n, key[1][1] == "n")
+                c = cost("Wgmma64x32", sm, sn, k, s, params) if sn <= SLIM_MAX_COLUMNS else None
+                return c / SLIM_SHORT_ROWS_EFF[0] if c is not None and mn and sn < SLIM_MAX_COLUMNS else c
             if p == "Tf32x3Wgmma128x128":
                 c = cost(p, m, n, 3 * kp, s, params)
                 return None if c is None else TF32_UNIT_IN_F32 * (c + staging(2 * (m + n) * kp))

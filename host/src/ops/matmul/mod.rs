@@ -1601,7 +1601,7 @@ pub fn gemm_bf16_with(
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
-            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, tb == Transpose::No, pad, m, n, k, sms);
+            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, (ta == Transpose::Yes, tb == Transpose::No), pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },

@@ -675,7 +675,8 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// pick where it costs less, or as little with fewer tiles, or as little with as many and an
 /// MN-major op(B) (`b_mn`); then the 64×32 tile over m×n or n×m
 /// ([`Bf16Kernel::Wgmma64x32`], [`Bf16Kernel::Wgmma64x32Swapped`]) where its 32-wide side
-/// covers n or m ([`SLIM_MAX_COLUMNS`]) and it costs less. With it the BF16 sweep ran in 0.976
+/// covers n or m ([`SLIM_MAX_COLUMNS`]) and it costs less ([`SLIM_SHORT_ROWS_EFF`] of its rate
+/// where that side's operand is MN-major, `a_mn` for op(A), and narrower than 32). With it the BF16 sweep ran in 0.976
 /// of the time, 31 shapes below 0.70 of cuBLAS → 20: 32×4096×4096 13.1 → 11.0 µs,
 /// 4096×16×4096 nt 15.2 → 10.8, 2048×10×4096 nt 17.2 → 9.1 (H100,
 /// docs/runs/2026-11-24-h100-s17/e2).
@@ -686,7 +687,7 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// ran nn and tn products as fast or 1–6 % faster where it has as many tiles (3000³ nn 122 µs
 /// against 124, 2000³ 29.2 against 30.7), and faster where it has fewer (112 against 128 at
 /// 4096×784×4096); with more (784×4096×4096 tn: 128 against 112) 6 % slower.
-pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
+pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n).map(move |(x, md)| {
         let slower = b_mn && x == Bf16Kernel::Wgmma128x208;
@@ -711,10 +712,12 @@ pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usi
             (kernel, splits, cost) = (Bf16Kernel::WgmmaSwapped, s_splits, s_cost);
         }
     }
-    // The 64×32 tile, its 32-wide side over n, or over m (swapped).
-    for slim in [Bf16Kernel::Wgmma64x32, Bf16Kernel::Wgmma64x32Swapped] {
+    // The 64×32 tile, its 32-wide side over n (op(B)), or over m (swapped: op(A)).
+    for (slim, mn) in [(Bf16Kernel::Wgmma64x32, b_mn), (Bf16Kernel::Wgmma64x32Swapped, a_mn)] {
         let (sm, sn) = slim.tile_space(m, n);
+        let short_rows = mn && sn < SLIM_MAX_COLUMNS;
         let Some(model) = TileModel::of_bf16(slim).filter(|_| sn <= SLIM_MAX_COLUMNS) else { continue };
+        let model = if short_rows { TileModel { eff: model.eff * SLIM_SHORT_ROWS_EFF, ..model } } else { model };
         let (s_splits, s_cost) = model.best_splits(sm, sn, k, sms);
         if s_cost + staging < cost {
             (kernel, splits, cost) = (slim, s_splits, s_cost + staging);
@@ -729,6 +732,15 @@ pub fn choose_bf16(wgmma: bool, b_mn: bool, stage_elems: usize, m: usize, n: usi
 /// the 64×128 tile 10.5 against 13.5 (nn, nt 64×4096×4096 and 33×2000×5000; H100,
 /// docs/runs/2026-11-24-h100-s17/e1).
 pub const SLIM_MAX_COLUMNS: usize = 32;
+
+/// The 64×32 tile's rate where its 32-wide operand is MN-major with fewer than 32 columns: the
+/// copy engine lands its k-rows of 2·columns bytes (16 at 8 columns) slower than the tile reads
+/// them. tn and tt 8×8192×8192 took 68–69 µs on it against nn's 47, 16×4096×4096 13.0–13.6
+/// against 10.8, 24×3000×2000 9.2–9.8 against 7.1–7.2; 32-column operands ran as fast either
+/// way (H100, docs/runs/2026-11-24-h100-s17/e2). Fitted with plan_fit.py over e1 and e2: 0.7
+/// sends tn and tt 8×8192×8192 to the 64×128 tile (59.8 µs against 68), higher values change
+/// no pick.
+pub const SLIM_SHORT_ROWS_EFF: f64 = 0.7;
 
 /// The BF16 128×208 tile's rate with an MN-major op(B), relative to its rate with a K-major one:
 /// op(B) lands in four 64-wide boxes for its 208 columns. nn against nt: 4096×784×4096 52.5
@@ -847,14 +859,14 @@ mod tests {
             assert!(!wide_208_saves_columns(n), "{n}");
         }
         // Large BF16 products with n = 784 take it; 3000³ and 5000³ do not.
-        assert_eq!(choose_bf16(true, false, 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, false, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, false, 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_eq!(choose_bf16(true, (false, false), 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, (false, false), 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, (false, false), 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
         // With an MN-major op(B) the 128×256 tile, on Cᵀ where that has fewer tiles or as many.
-        assert_eq!(choose_bf16(true, true, 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
-        assert_eq!(choose_bf16(true, true, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
-        assert_eq!(choose_bf16(true, true, 0, 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
-        assert_eq!(choose_bf16(true, false, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        assert_eq!(choose_bf16(true, (false, true), 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, (false, true), 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, (false, true), 0, 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        assert_eq!(choose_bf16(true, (false, false), 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
         let kk = Tf32Staging::default();
         assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
         assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
