@@ -107,6 +107,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 GemmKernel::Tf32Wgmma64x128,
                 GemmKernel::Tf32Wgmma64x64,
                 GemmKernel::Tf32WgmmaRegA,
+                GemmKernel::Tf32WgmmaRegAWide,
                 GemmKernel::Tf32,
                 GemmKernel::Tf32Tile64,
             ] {

@@ -36,10 +36,17 @@ SHAPES = {
     "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8), "Wgmma64x32": (64, 32, 64, 2, 8),
     "Wgmma128x208": (128, 208, 64, 1, 8), "Tf32Wgmma128x208": (128, 208, 32, 1, 8),
     "Tf32x3Wgmma128x128": (128, 128, 32, 1, 8), "Tf32x3Split": (128, 128, 32, 1, 8),
+    "Tf32WgmmaRegA": (64, 128, 32, 2, 8), "Tf32WgmmaRegAWide": (128, 192, 32, 1, 8),
 }
+# The TF32 register-A kernels: their own staging (one operand of tn) and orientation (plan.rs:
+# choose_tf32, mod.rs: tf32_rega).
+REGA = ("Tf32WgmmaRegA", "Tf32WgmmaRegAWide")
+# Up to this many FLOPs the 64×128 register-A tile is taken whatever the costs, if m and n are
+# at least 64 and, where it stages, k is at least 64 (plan.rs: TF32_REGA_ALWAYS_FLOPS).
+TF32_REGA_ALWAYS_FLOPS = 2**30
 # The wgmma kernels: staged operands add a pass, and a split moves only the partial tile's part inside C.
 WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64", "Wgmma64x32",
-         "Tf32x3Wgmma128x128", "Tf32x3Split")
+         "Tf32x3Wgmma128x128", "Tf32x3Split", "Tf32WgmmaRegA", "Tf32WgmmaRegAWide")
 # FP32 on TF32 (FP32 `Auto`, plan.rs: choose_f32): the staged form over three segments of the
 # padded k plus its staging pass, the split form over k; both in TF32 units, times this.
 TF32_UNIT_IN_F32 = 0.12
@@ -58,6 +65,7 @@ PARAMS = {
     "Wgmma64x32": [0.38, 240.0, 256.0, 64.0, 384.0],
     "Wgmma128x208": [0.97, 448.0, 768.0, 16.0, 0.0], "Tf32Wgmma128x208": [0.95, 64.0, 768.0, 240.0, 0.0],
     "Tf32x3Wgmma128x128": [0.70, 128.0, 768.0, 64.0, 256.0], "Tf32x3Split": [0.26, 0.0, 256.0, 0.0, 64.0],
+    "Tf32WgmmaRegA": [0.67, 512.0, 1024.0, 48.0, 0.0], "Tf32WgmmaRegAWide": [0.92, 64.0, 768.0, 240.0, 256.0],
 }
 # The split form's rate per MN-major operand it transposes while splitting (plan.rs:
 # X3_SPLIT_MN_EFF).
@@ -173,7 +181,15 @@ def losses(cases, params):
         b_mn = key[1][1] == "n"
         mn_ops = (key[1][0] == "t") + (key[1][1] == "n")
         kp = -(-max(k, 1) // 32) * 32
+        # The register-A form: (swap, staged elements) or None (nt; mod.rs: tf32_rega).
+        k4 = -(-k // 4) * 4
+        rega = {"tt": (False, 0), "nn": (True, 0), "tn": (False, n * k4) if n <= m else (True, m * k4)}.get(key[1])
         def model(p, s):
+            if p in REGA:
+                if rega is None:
+                    return None
+                c = cost(p, n, m, k, s, params) if rega[0] else cost(p, m, n, k, s, params)
+                return None if c is None else c + staging(rega[1])
             if p == "WgmmaSwapped":
                 return cost("Wgmma", n, m, k, s, params)
             if p in ("Wgmma64x32", "Wgmma64x32Swapped"):
@@ -196,7 +212,7 @@ def losses(cases, params):
         cols = lambda bn: -(-n // bn) * bn
         scored = [x for x in scored if not (x[1].endswith("128x208") and 100 * cols(208) > 85 * cols(256))]
         staged = lambda c, p: c + staging(stage) if p == "Tf32Wgmma128x208" else extra(c)
-        scored = [(staged(c, p) if p in WGMMA or p in ("WgmmaSwapped", "Wgmma64x32Swapped") else c, p, s) for c, p, s in scored if c is not None]
+        scored = [(staged(c, p) if (p in WGMMA and p not in REGA) or p in ("WgmmaSwapped", "Wgmma64x32Swapped") else c, p, s) for c, p, s in scored if c is not None]
         if not scored:
             continue
         best_split = {}
@@ -204,6 +220,9 @@ def losses(cases, params):
             if p not in best_split or c < best_split[p][0]:
                 best_split[p] = (c, s)
         _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
+        small = 2 * m * n * k <= TF32_REGA_ALWAYS_FLOPS and min(m, n) >= 64 and (rega is None or rega[1] == 0 or k >= 64)
+        if rega is not None and small and "Tf32WgmmaRegA" in best_split:
+            pick, s = "Tf32WgmmaRegA", best_split["Tf32WgmmaRegA"][1]
         gated = lambda p: (p == "Wgmma64x32" and n > SLIM_MAX_COLUMNS) or (p == "Wgmma64x32Swapped" and m > SLIM_MAX_COLUMNS)
         best = min(t for (p, _), t in plans.items() if (p in SHAPES or p in ("WgmmaSwapped", "Wgmma64x32Swapped")) and not gated(p))
         out[key] = (plans[(pick, s)] / best, pick, s)

@@ -96,6 +96,8 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_WGMMA_TF32X3S_MN_128X128,
     matmul::GEMM_WGMMA_TF32_MK_REGA_64X128,
     matmul::GEMM_WGMMA_TF32_KN_REGA_64X128,
+    matmul::GEMM_WGMMA_TF32_MK_REGA_128X192,
+    matmul::GEMM_WGMMA_TF32_KN_REGA_128X192,
     matmul::GEMM_WGMMA_TF32_KN,
     matmul::GEMM_WGMMA_TF32_MK,
     matmul::GEMM_WGMMA_TF32_MN,

@@ -110,15 +110,17 @@ pub fn register(s: &mut Suite) {
     // Hopper TF32 in every layout and for any k: x·Wᵀ with k a multiple of 4 runs as is, other
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
-    // TF32 with op(A) from registers: an MN-major op(A) with a k-contiguous op(B) (tt), an
+    // TF32 with op(A) from registers (the 64×128 and 128×192 tiles): an MN-major op(A) with a k-contiguous op(B) (tt), an
     // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), both MN-major (tn,
     // the smaller staged first), edge tiles, ragged k, every epilogue; forced and planned splits
     // (a second run the same bits). Both k-contiguous (nt), or an MN-major row or a
     // k-contiguous one not 16-byte aligned, is an InvalidArgument; without sm_90a PTX a
     // MissingKernel.
-    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+    for (ta, tb, kernel) in [(false, false), (false, true), (true, false), (true, true)]
+        .into_iter()
+        .flat_map(|(ta, tb)| [GemmKernel::Tf32WgmmaRegA, GemmKernel::Tf32WgmmaRegAWide].map(|kernel| (ta, tb, kernel)))
+    {
         for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 12), (12, 256, 1024), (264, 4096, 520)]) {
-            let kernel = GemmKernel::Tf32WgmmaRegA;
             s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
                     return expect_missing_wgmma(g, kernel, (m, k, n));

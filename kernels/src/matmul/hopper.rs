@@ -301,7 +301,7 @@ macro_rules! wgmma_m64_rega {
     };
 }
 
-/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (32, 64, 128, 208 or 256): the
+/// Expands `$m!(args…, [0, 1, …, N/2 − 1])` for N = `$n` (32, 64, 128, 192, 208 or 256): the
 /// accumulator indices of a 64×N tile.
 macro_rules! with_acc_indices {
     (16, $m:ident!($($args:tt)*)) => {
@@ -318,6 +318,15 @@ macro_rules! with_acc_indices {
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
             26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
             49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+        ])
+    };
+    (96, $m:ident!($($args:tt)*)) => {
+        $m!($($args)* [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+            26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+            49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71,
+            72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94,
+            95
         ])
     };
     (104, $m:ident!($($args:tt)*)) => {
@@ -413,7 +422,7 @@ pub unsafe fn wgmma_tf32<const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u6
     unsafe { wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k8.f32.tf32.tf32", ", 1, 1", d, da, db) }
 }
 
-/// D += A·B on a 64×128×8 TF32 tile with op(A) from registers (`a`: this thread's four
+/// D += A·B on a 64×N×8 TF32 tile (N = 2·`NACC`: 128 or 192) with op(A) from registers (`a`: this thread's four
 /// elements of the 64×8 slice, warp w holding rows 16w.., laid out as an `mma.m16n8k8` TF32 A
 /// fragment: a[i] at row lane/4 + 8·(i%2), column lane%4 + 4·(i/2)) and op(B) K-major in shared
 /// memory; f32 accumulation.
@@ -422,10 +431,18 @@ pub unsafe fn wgmma_tf32<const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u6
 /// As [`wgmma_bf16`], for B; `a` is not modified before a `wgmma_wait` covers this instruction.
 #[inline(always)]
 pub unsafe fn wgmma_tf32_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
-    assert!(NACC == 64, "wgmma_tf32_rega: the 64×128 tile (64 accumulators per thread)");
-    // SAFETY: NACC == 64 (asserted at compile time in practice: a constant); forwarded.
+    // SAFETY: NACC is matched to the instruction's register count; forwarded.
     unsafe {
-        let d = acc_as::<NACC, 64>(d);
-        with_acc_indices!(64, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "128", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
+        match NACC {
+            64 => {
+                let d = acc_as::<NACC, 64>(d);
+                with_acc_indices!(64, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "128", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
+            }
+            96 => {
+                let d = acc_as::<NACC, 96>(d);
+                with_acc_indices!(96, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "192", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
+            }
+            _ => panic!("wgmma_tf32_rega: 64 or 96 accumulators per thread (n = 128, 192)"),
+        }
     }
 }

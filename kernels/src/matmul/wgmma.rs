@@ -135,6 +135,13 @@ pub const WG_SLIM: WgTile = WgTile { consumers: 1, bn: 32, stages: 8 };
 const _: () = assert!(WG_SLIM.consumers * 64 * WG_SLIM.ldc() * 4 <= WG_SLIM.stages * WG_SLIM.stage_bytes());
 const _: () = assert!(WG_SLIM.bn * (WG_SLIM.bm() + 4) * 4 <= WG_SLIM.stages * WG_SLIM.stage_bytes());
 const _: () = assert!(2 * WG_SLIM.shared() as usize <= 228 * 1024);
+/// 128×192, four stages (161 KiB, one block per multiprocessor): TF32 with op(A) from registers
+/// ([`device::Tf32RegA`]) on large products. Each consumer holds 96 accumulators and a slice's
+/// 16 fragment registers under the 168 registers a thread of 384 has; the 128×256 tile's 128
+/// accumulators spilled (132 bytes per thread).
+pub const WG_REGA_WIDE: WgTile = WgTile { consumers: 2, bn: 192, stages: 4 };
+const _: () = assert!(WG_REGA_WIDE.consumers * 64 * WG_REGA_WIDE.ldc() * 4 <= WG_REGA_WIDE.stages * WG_REGA_WIDE.stage_bytes());
+const _: () = assert!(WG_REGA_WIDE.bn * (WG_REGA_WIDE.bm() + 4) * 4 <= WG_REGA_WIDE.stages * WG_REGA_WIDE.stage_bytes());
 /// 128×128, four stages (129 KiB, one block per multiprocessor): FP32 on TF32
 /// ([`device::Tf32x3`]), whose consumers hold the slices' f32 sums beside the `wgmma`
 /// accumulators (128 registers of values: the 64×128 tile's single consumer would need them
@@ -1479,6 +1486,15 @@ wgmma_kernel!(
     /// 64×128 tile: op(A)'s MN-major tile lands as it is and each consumer reads its fragments
     /// into registers (`device::Tf32RegA`).
     gemm_wgmma_tf32_mk_rega_64x128, Tf32RegA, true, false, WG_NARROW, 256, 2
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_tf32_mk_rega_64x128` on the 128×192 tile ([`WG_REGA_WIDE`], two consumers):
+    /// large products, where the 64×128 tile's operand traffic per product caps its rate.
+    gemm_wgmma_tf32_mk_rega_128x192, Tf32RegA, true, false, WG_REGA_WIDE, 384, 1
+);
+wgmma_kernel!(
+    /// `gemm_wgmma_tf32_kn_rega_64x128` on the 128×192 tile ([`WG_REGA_WIDE`], two consumers).
+    gemm_wgmma_tf32_kn_rega_128x192, Tf32RegA, true, false, true, WG_REGA_WIDE, 384, 1
 );
 wgmma_kernel!(
     /// C = act(α·A·B + …) on TF32 tensor cores with f32 A (m×k) and B (k×n), both row-major, as

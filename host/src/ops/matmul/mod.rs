@@ -227,6 +227,9 @@ pub enum GemmKernel {
     /// multiprocessor; the MN-major operand's rows 16-byte aligned, and a k-contiguous other
     /// with 16-byte aligned rows, else an `InvalidArgument`.
     Tf32WgmmaRegA,
+    /// `Tf32WgmmaRegA` on 128×192 tiles of two consumer warpgroups, one block per
+    /// multiprocessor: large products, where the 64×128 tile's operand traffic caps its rate.
+    Tf32WgmmaRegAWide,
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
     /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
     /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
@@ -256,8 +259,9 @@ pub enum GemmKernel {
     /// CUDA-core tiles ([`plan::choose_f32`]).
     Tf32x3Split,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
-    /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64` (sm_90a only),
-    /// `Tf32` and `Tf32Tile64`, and their split-K counts.
+    /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64`, and with an
+    /// MN-major operand `Tf32WgmmaRegA` and `Tf32WgmmaRegAWide` (sm_90a only), `Tf32` and
+    /// `Tf32Tile64`, and their split-K counts.
     Tf32Auto,
 }
 
@@ -347,7 +351,7 @@ impl GemmKernel {
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
-            GemmKernel::Tf32WgmmaRegA if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
+            GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
@@ -367,8 +371,14 @@ impl GemmKernel {
             GemmKernel::Tf32Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             GemmKernel::Tf32Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
             GemmKernel::Tf32WgmmaRegA => Some(kernels::matmul::WG_NARROW),
+            GemmKernel::Tf32WgmmaRegAWide => Some(kernels::matmul::WG_REGA_WIDE),
             _ => None,
         }
+    }
+
+    /// Whether the kernel reads its MN-major operand into registers: the register-A kernels.
+    pub fn reads_a_into_registers(self) -> bool {
+        matches!(self, GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide)
     }
 
     /// Whether the kernel writes an [`Epilogue::bf16_copy`]: the kernels whose epilogue runs as
@@ -397,6 +407,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32WgmmaRegA
+                | GemmKernel::Tf32WgmmaRegAWide
                 | GemmKernel::Tf32x3Wgmma
                 | GemmKernel::Tf32x3Wgmma128x128
                 | GemmKernel::Tf32x3Split
@@ -415,6 +426,7 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma64x128
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32WgmmaRegA
+                | GemmKernel::Tf32WgmmaRegAWide
                 | GemmKernel::Tf32Auto
         )
     }
@@ -483,6 +495,7 @@ impl GemmKernel {
             | GemmKernel::Tf32Wgmma64x128
             | GemmKernel::Tf32Wgmma64x64
             | GemmKernel::Tf32WgmmaRegA
+            | GemmKernel::Tf32WgmmaRegAWide
             | GemmKernel::Tf32x3Wgmma
             | GemmKernel::Tf32x3Wgmma128x128
             | GemmKernel::Tf32x3Split => {
@@ -1113,9 +1126,9 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     let swapped = GemmParams { m: params.n, n: params.m, ..*params };
-    let model_params = if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params).is_some_and(|f| f.swap) { &swapped } else { params };
+    let model_params = if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_some_and(|f| f.swap) { &swapped } else { params };
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, model_params)?;
-    if plan.kernel == GemmKernel::Tf32WgmmaRegA && tf32_rega(params).is_none() {
+    if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_none() {
         return invalid(format!(
             "{:?} needs an MN-major operand with 16-byte aligned rows (and the other k-contiguous with 16-byte aligned rows, or MN-major too)",
             plan.kernel
@@ -1205,7 +1218,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
         GemmKernel::Tf32Wgmma | GemmKernel::Tf32Wgmma128x208 | GemmKernel::Tf32Wgmma64x128 | GemmKernel::Tf32Wgmma64x64 => {
             launch_tf32_wgmma(gpu, plan, ptrs, params)
         }
-        GemmKernel::Tf32WgmmaRegA => launch_tf32_rega(gpu, ptrs, params),
+        GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide => launch_tf32_rega(gpu, plan.kernel, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma128x128 => launch_tf32x3(gpu, kernels::matmul::WG_MID, ptrs, k, params),
         GemmKernel::Tf32x3Split => launch_tf32x3_split(gpu, ptrs, params),
@@ -1304,17 +1317,19 @@ fn stage_kmajor_f32(gpu: &Gpu, (ptr, os, ks): (u64, u64, u64), outer: usize, k: 
 /// register operand; with an MN-major op(B) the kernel computes Cᵀ = op(B)ᵀ·op(A)ᵀ on tiles of
 /// Cᵀ and stores them transposed. With both MN-major, the other is first staged k-contiguous
 /// into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4).
-fn launch_tf32_rega(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()> {
+fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
-    let tile = km::WG_NARROW;
-    let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: "Tf32WgmmaRegA: no MN-major operand".into() })?;
+    let tile = which.wgmma_tile().expect("a register-A kernel");
+    let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: format!("{which:?}: no MN-major operand") })?;
     let swap = form.swap;
     let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
-    let kernel = if swap {
-        k_(&km::GEMM_WGMMA_TF32_KN_REGA_64X128, km::gemm_wgmma_tf32_kn_rega_64x128)
-    } else {
-        k_(&km::GEMM_WGMMA_TF32_MK_REGA_64X128, km::gemm_wgmma_tf32_mk_rega_64x128)
+    let wide = which == GemmKernel::Tf32WgmmaRegAWide;
+    let kernel = match (swap, wide) {
+        (true, false) => k_(&km::GEMM_WGMMA_TF32_KN_REGA_64X128, km::gemm_wgmma_tf32_kn_rega_64x128),
+        (false, false) => k_(&km::GEMM_WGMMA_TF32_MK_REGA_64X128, km::gemm_wgmma_tf32_mk_rega_64x128),
+        (true, true) => k_(&km::GEMM_WGMMA_TF32_KN_REGA_128X192, km::gemm_wgmma_tf32_kn_rega_128x192),
+        (false, true) => k_(&km::GEMM_WGMMA_TF32_MK_REGA_128X192, km::gemm_wgmma_tf32_mk_rega_128x192),
     };
     // Before any staging pass.
     kernel.require(gpu)?;

@@ -242,6 +242,13 @@ impl TileModel {
             // products (docs/runs/2026-11-24-h100-s11/e6). Fitted alone to those (eff 0.8), the
             // model took it for 3000³ and 5000³ and ran them 1.4–1.8× slower (`r4`).
             GemmKernel::Tf32WgmmaRegA => wg((64, 128, 32, 2, 8, 0.67, 512.0, 1024.0), (48.0, 0.0)),
+            // The 128×256 tile's fixed and split costs; eff fitted (plan_fit.py --search) to every
+            // plan of the TF32 tiles on 42 products with an MN-major operand (nn, tn, tt): the
+            // pick within 3.5 % of the best plan on geometric mean, from 4.9 % without this
+            // tile. It ran nn 1024×4096×4096 in 128 µs against 153 on the staged 128×256 tile,
+            // 1536³ 30 against 46, tn 3000³ 222 against 269; 4096³ and 2048³ 3–13 % slower
+            // (H100, docs/runs/2026-11-24-h100-s17/e3).
+            GemmKernel::Tf32WgmmaRegAWide => wg((128, 192, 32, 1, 8, 0.92, 64.0, 768.0), (240.0, 256.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             // FP32 on TF32 (over the three segments' k): eff from 4096³, 1.56 ms for three
@@ -605,7 +612,10 @@ impl Tf32Staging {
 /// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over the `Tf32Wgmma` tiles (on sm_90a;
 /// with the cost of staging or transposing the operands that are not K-major,
 /// [`Tf32Staging::plan_cost`]; the 128×208 tile always stages them, and is considered only
-/// where [`wide_208_saves_columns`]), `Tf32` and `Tf32Tile64`.
+/// where [`wide_208_saves_columns`]), `Tf32` and `Tf32Tile64`; then, with an MN-major operand,
+/// the register-A kernels ([`GemmKernel::Tf32WgmmaRegA`], [`GemmKernel::Tf32WgmmaRegAWide`])
+/// where they cost less, the 64×128 one on small products whatever the costs
+/// ([`TF32_REGA_ALWAYS_FLOPS`]).
 pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let wide = (TF32_WGMMA, GemmKernel::Tf32Wgmma128x208);
     let cands = tensor_core_candidates(wide, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma, n);
@@ -615,20 +625,26 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         _ => c,
     };
     let (kernel, splits, cost) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, f64::INFINITY));
-    // The register-A kernel: no staging, its tiles over n×m when it swaps.
-    let rega = GemmKernel::Tf32WgmmaRegA;
-    if wgmma
-        && let Some((swap, staged)) = stage.rega
-        && let Some(model) = TileModel::of(rega)
-    {
-        let (rm, rn) = if swap { (n, m) } else { (m, n) };
+    // The register-A kernels: no staging, their tiles over n×m when they swap.
+    let Some((swap, staged)) = stage.rega.filter(|_| wgmma) else {
+        return GemmPlan { kernel, splits };
+    };
+    let (rm, rn) = if swap { (n, m) } else { (m, n) };
+    let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
+    let (mut best, mut best_cost) = (GemmPlan { kernel, splits }, cost);
+    for rega in [GemmKernel::Tf32WgmmaRegA, GemmKernel::Tf32WgmmaRegAWide] {
+        let Some(model) = TileModel::of(rega) else { continue };
         let (rsplits, c) = model.best_splits(rm, rn, k, sms);
-        let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
-        if small || c + staging_cost(staged, sms.count) < cost {
-            return GemmPlan { kernel: rega, splits: rsplits };
+        let c = c + staging_cost(staged, sms.count);
+        // The 64×128 tile on small products whatever the costs (TF32_REGA_ALWAYS_FLOPS).
+        if (small && rega == GemmKernel::Tf32WgmmaRegA) || c < best_cost {
+            (best, best_cost) = (GemmPlan { kernel: rega, splits: rsplits }, c);
+        }
+        if small {
+            break;
         }
     }
-    GemmPlan { kernel, splits }
+    best
 }
 
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
