@@ -954,6 +954,23 @@ pub const SHORTK_AUTO_MAX_K: usize = 12;
 /// at k = 16 (4096×4096×16 33.3 µs against 36.0, 1024×1024×16 4.2 against 5.3) and ties or loses
 /// from k = 24 (1024×4096×24 nn 13.5 against 11.5; H100, docs/runs/2026-11-24-h100-s12/e10).
 pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
+/// Whether BF16 `Auto` runs the short-k kernel on a product its `wgmma` path would pad first
+/// (`pad` > 0 elements: rows the copy engine cannot read), for k up to
+/// `kernels::matmul::SHORTK_MAX`: on outputs of [`SHORTK_PADDED_OUTPUTS`], where the padding
+/// pass and a short main loop cost the tensor-core tiles more than the CUDA cores take.
+fn shortk_instead_of_padding(m: usize, n: usize, k: usize, pad: usize) -> bool {
+    pad > 0 && (1..=kernels::matmul::SHORTK_MAX).contains(&k) && SHORTK_PADDED_OUTPUTS.contains(&m.saturating_mul(n))
+}
+
+/// Outputs for which BF16 `Auto` prefers the short-k kernel to padding for `wgmma`
+/// ([`shortk_instead_of_padding`]). In it the short-k kernel ran 387×4330×23 in 9.6–9.9 µs
+/// against 16.4–19.5 for `Auto`'s padded tiles, 777×1555×27 9.8–10.1 against 14.9–16.2,
+/// 300×5000×17 7.3–7.5 against 7.6–12.7 (every layout); below it the tiles matched or beat it
+/// (3000×300×25 8.1–8.3 against 5.3–8.2, 1652×264×31 7.2 against 6.6–6.9), above it too
+/// (2000×3000×30 21.3 against 13.2–18.9, 4096×4096×20 43–44 against 30–42; H100,
+/// docs/runs/2026-11-24-h100-s17/e6).
+pub const SHORTK_PADDED_OUTPUTS: std::ops::Range<usize> = (1 << 20)..(1 << 22);
+
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
 /// start sooner (326×6×8: 3.0 µs against 4.8; e5).
 pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
@@ -1593,14 +1610,30 @@ pub fn gemm_bf16_with(
     let Some(params) = gemm_params("gemm_bf16", a.shape(), ta, b.shape(), tb, &epilogue, c.shape())? else {
         return Ok(());
     };
-    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let sms = gpu.info().multiprocessor_layout();
     // Elements `Auto`'s `wgmma` path would pad first (only `Auto` asks).
     let pad = if kernel == Bf16Kernel::Auto { bf16_pad(a, b) } else { 0 };
     let wgmma = gpu.supports(wgmma_bf16(ta, tb, kernels::matmul::WG_WIDE).info);
+    let plan = bf16_plan(&params, (ta, tb), kernel, pad, wgmma, sms, epilogue.bf16_copy.is_some());
+    run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)
+}
+
+/// The plan [`gemm_bf16_with`] runs: `Auto`'s rules, or a fixed kernel's split count. `pad`:
+/// elements `Auto`'s `wgmma` path would copy into padded rows first; `wgmma`: the device runs
+/// the `wgmma` kernels; `copy`: the epilogue writes a bf16 copy of C.
+pub(crate) fn bf16_plan(
+    params: &GemmParams,
+    (ta, tb): (Transpose, Transpose),
+    kernel: Bf16Kernel,
+    pad: usize,
+    wgmma: bool,
+    sms: plan::Multiprocessors,
+    copy: bool,
+) -> Bf16Plan {
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let direct = params.a_col_stride == 1 && params.b_row_stride == 1 && pad == 0;
     let tiles_first = direct && wgmma_takes_narrow(m, n) && wgmma;
-    let narrow = if kernel == Bf16Kernel::Auto && !tiles_first { narrow_auto(&params, Precision::Bf16, pad > 0) } else { None };
+    let narrow = if kernel == Bf16Kernel::Auto && !tiles_first { narrow_auto(params, Precision::Bf16, pad > 0) } else { None };
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
@@ -1611,7 +1644,9 @@ pub fn gemm_bf16_with(
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
         }
-        Bf16Kernel::Auto if shortk_auto(&params, Precision::Bf16) => Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 },
+        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16) || shortk_instead_of_padding(m, n, k, pad) => {
+            Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 }
+        }
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
@@ -1625,14 +1660,13 @@ pub fn gemm_bf16_with(
         Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits },
         kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms) },
     };
-    let plan = match plan.kernel {
+    match plan.kernel {
         // `Auto` picked a kernel that writes no bf16 copy of C: the 64×64 `mma.sync` tiles do.
-        picked if kernel == Bf16Kernel::Auto && epilogue.bf16_copy.is_some() && !picked.writes_bf16_copy() => {
+        picked if kernel == Bf16Kernel::Auto && copy && !picked.writes_bf16_copy() => {
             Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms) }
         }
         _ => plan,
-    };
-    run_bf16_plan(gpu, (a, ta), (b, tb), epilogue, c, params, plan, kernel == Bf16Kernel::Auto)
+    }
 }
 
 /// [`gemm_bf16`] with the kernel and split-K count given (for tests and measurements). The
@@ -2009,6 +2043,23 @@ mod tests {
         // TF32: up to k = 16.
         assert_eq!(tf32(4096, 4096, 16), short);
         assert_ne!(tf32(4096, 4096, 24), short);
+    }
+
+    #[test]
+    fn bf16_auto_runs_short_k_instead_of_padding_only_on_mid_outputs() {
+        let bf16 = |m: usize, n: usize, k: usize| {
+            let p = params(m, n, k, false, true);
+            // Rows of k elements: padded when k is not a multiple of 8.
+            let pad = if k % 8 == 0 { 0 } else { (m + n) * k.next_multiple_of(8) };
+            bf16_plan(&p, (Transpose::No, Transpose::Yes), Bf16Kernel::Auto, pad, true, plan::Multiprocessors::H100, false).kernel
+        };
+        assert_eq!(bf16(387, 4330, 23), Bf16Kernel::ShortK);
+        assert_eq!(bf16(777, 1555, 27), Bf16Kernel::ShortK);
+        // Aligned k: no padding pass, the tiles.
+        assert_ne!(bf16(387, 4330, 24), Bf16Kernel::ShortK);
+        // Below and above the band.
+        assert_ne!(bf16(1652, 264, 31), Bf16Kernel::ShortK);
+        assert_ne!(bf16(4096, 4096, 20), Bf16Kernel::ShortK);
     }
 
     #[test]
