@@ -2050,7 +2050,7 @@ mod tests {
         let bf16 = |m: usize, n: usize, k: usize| {
             let p = params(m, n, k, false, true);
             // Rows of k elements: padded when k is not a multiple of 8.
-            let pad = if k % 8 == 0 { 0 } else { (m + n) * k.next_multiple_of(8) };
+            let pad = if k.is_multiple_of(8) { 0 } else { (m + n) * k.next_multiple_of(8) };
             bf16_plan(&p, (Transpose::No, Transpose::Yes), Bf16Kernel::Auto, pad, true, plan::Multiprocessors::H100, false).kernel
         };
         assert_eq!(bf16(387, 4330, 23), Bf16Kernel::ShortK);
