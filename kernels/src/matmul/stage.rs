@@ -138,22 +138,48 @@ pub unsafe fn gemm_stage_split_tf32(src: *const f32, os: u64, ks: u64, outer: u6
     }
 }
 
+/// Elements each thread of [`gemm_stage_pad_bf16`] copies: one 16-byte store of the padded rows.
+pub const PAD_CHUNK: usize = 8;
+
 /// dst[r·ld_dst + c] = src[r·ld_src + c] for r < rows, c < cols on 16-bit elements: a bf16
 /// matrix copied into rows padded to a multiple of 8 elements, which the tensor copy engine
-/// needs (bf16 `wgmma` reads either major, so no transpose).
+/// needs (bf16 `wgmma` reads either major, so no transpose). Each thread copies [`PAD_CHUNK`]
+/// elements, loaded one at a time (the source rows are only 2-byte aligned; a warp's loads still
+/// cover 512 contiguous bytes) and stored as one 16-byte access: one element per thread took
+/// 70 µs for 3188×7122 (H100, docs/runs/2026-11-24-h100-s17/r3).
 ///
 /// # Safety
-/// `src` holds `rows` rows of `ld_src` ≥ `cols` elements, `dst` `rows` rows of `ld_dst` ≥ `cols`;
-/// disjoint. Launch: block `STAGE_THREADS`, grid (⌈cols/256⌉, rows).
+/// `src` holds `rows` rows of `ld_src` ≥ `cols` elements, `dst` `rows` rows of `ld_dst` ≥ `cols`
+/// with `dst` 16-byte aligned and `ld_dst` a multiple of 8; disjoint. Launch: block
+/// `STAGE_THREADS`, grid ⌈rows·⌈cols/8⌉/256⌉.
 ///
 /// # Thread mapping
-/// Block (x, y) → row y, columns x·256 + thread.
+/// Thread i of the grid → row i / ⌈cols/8⌉, columns 8·(i mod ⌈cols/8⌉) ..+ 8.
 #[kernel]
 pub unsafe fn gemm_stage_pad_bf16(src: *const u16, ld_src: u64, rows: u64, cols: u64, dst: *mut u16, ld_dst: u64) {
-    use crate::thread::{block_idx_x, block_idx_y, thread_idx_x};
-    let (r, c) = (block_idx_y() as usize, block_idx_x() as usize * STAGE_THREADS as usize + thread_idx_x() as usize);
-    if (r as u64) < rows && (c as u64) < cols {
-        // SAFETY: inside both matrices.
-        unsafe { *dst.add(r * ld_dst as usize + c) = *src.add(r * ld_src as usize + c) };
+    use crate::thread::{block_idx_x, thread_idx_x};
+    use crate::vector::F32x4;
+    let chunks = (cols as usize).div_ceil(PAD_CHUNK);
+    let i = block_idx_x() as usize * STAGE_THREADS as usize + thread_idx_x() as usize;
+    let (r, c0) = (i / chunks.max(1), PAD_CHUNK * (i % chunks.max(1)));
+    if r as u64 >= rows {
+        return;
+    }
+    // SAFETY: row r < rows of both matrices; columns below cols.
+    unsafe {
+        let (s, d) = (src.add(r * ld_src as usize), dst.add(r * ld_dst as usize));
+        if c0 + PAD_CHUNK <= cols as usize {
+            let mut w = [0f32; 4];
+            unroll!(j in [0, 1, 2, 3] {
+                let (lo, hi) = (*s.add(c0 + 2 * j) as u32, *s.add(c0 + 2 * j + 1) as u32);
+                w[j] = f32::from_bits(lo | (hi << 16));
+            });
+            // 16-byte aligned: dst is, and so is every row start and chunk (multiples of 8).
+            *(d.add(c0) as *mut F32x4) = F32x4(w);
+        } else {
+            for c in c0..cols as usize {
+                *d.add(c) = *s.add(c);
+            }
+        }
     }
 }

@@ -1864,11 +1864,11 @@ fn stage_padded_bf16(gpu: &Gpu, ops: [TmaMatrix; 2]) -> Result<(TmaMatrix, TmaMa
     let mut out = ops;
     for m in out.iter_mut().filter(|m| !m.is_supported()) {
         let ld = padded(m);
-        let mut cfg = LaunchConfig::for_2d("gemm_stage_pad_bf16", m.rows, m.cols.div_ceil(km::STAGE_THREADS as usize), (1, 1))?;
-        cfg.block = crate::launch::Dim3::x(km::STAGE_THREADS);
+        let cfg = LaunchConfig::for_num_elems("gemm_stage_pad_bf16", m.rows * m.cols.div_ceil(km::PAD_CHUNK), km::STAGE_THREADS)?;
         let (src, ld_src, rows, cols, dst, ld_dst) = (m.ptr as *const u16, m.ld as u64, m.rows as u64, m.cols as u64, buffer as *mut u16, ld as u64);
         // SAFETY: (src, ld_src, rows, cols, dst, ld_dst): src is the operand as stored; dst has
-        // rows·ld halves left in the staging buffer (16-byte aligned: ld is a multiple of 8).
+        // rows·ld halves left in the staging buffer (16-byte aligned: the buffer is, and every
+        // operand before it takes a multiple of 8 halves).
         unsafe { km::gemm_stage_pad_bf16(gpu, cfg, src, ld_src, rows, cols, dst, ld_dst)? };
         buffer += (m.rows * ld * 2) as u64;
         *m = TmaMatrix { ptr: dst as u64, ld, ..*m };
