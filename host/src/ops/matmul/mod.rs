@@ -757,11 +757,13 @@ pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
 
 /// [`ROWDOT_MAX_ROWS_PER_SM`] when op(B) is k-contiguous too (x·Wᵀ of a narrow output layer):
 /// then every lane's loads of B are as contiguous as those of A, and one unsplit block of 8 rows
-/// per warp group beat the tiles up to 62 rows per multiprocessor (m×10×1024, m = 2048: 11.9
-/// against 22.8 µs; 4096: 22.0 against 29.2; 8192: 43.2 against 43.4; 4096×10×4096: 57.8
-/// against 71.8; 3000×12×2000: 30.3 against 37.0; H100, gemm_plans), where with an
-/// n-contiguous B it lost from about 23 rows per SM (3000×12×2000: 60.6 against 38.2 µs).
-pub const ROWDOT_MAX_ROWS_PER_SM_KB: usize = 64;
+/// per warp group beat session 10's tiles up to 62 rows per multiprocessor (m×10×1024, m = 2048:
+/// 11.9 against 22.8 µs; 3000×12×2000: 30.3 against 37.0; H100, gemm_plans), where with an
+/// n-contiguous B it lost from about 23 rows per SM (3000×12×2000: 60.6 against 38.2 µs). Since
+/// the 64×32 CUDA-core tiles (session 13) it loses at 4096 rows (31 per SM): 4096×16×4096 71 µs
+/// against 49 on them, 4096×10×1024 22.4 against 18.3, and the narrow kernel's 19.4
+/// (docs/runs/2026-11-24-h100-s15/e12); so it stops at 24 per multiprocessor.
+pub const ROWDOT_MAX_ROWS_PER_SM_KB: usize = 24;
 
 /// The row limit of `Auto`'s `RowDot` for this product's op(B) layout.
 fn rowdot_max_rows_per_sm(p: &GemmParams) -> usize {
@@ -2119,7 +2121,8 @@ mod tests {
         assert_eq!(auto(4096, 10, 1024, false, false), GemmKernel::NarrowK);
         // x·Wᵀ keeps the warp-per-column (few rows) and row-per-warp (few columns) kernels.
         assert_eq!(auto(1, 4096, 4096, false, true), GemmKernel::WarpDot);
-        assert_eq!(auto(4096, 10, 1024, false, true), GemmKernel::RowDot);
+        assert_eq!(auto(2048, 10, 1024, false, true), GemmKernel::RowDot);
+        assert_ne!(auto(4096, 10, 1024, false, true), GemmKernel::RowDot);
         // Width 16 with k-rows that break 16-byte loads along G.
         assert!(!matches!(auto(6609, 12, 2773, true, true), GemmKernel::NarrowMn | GemmKernel::NarrowK));
         assert_eq!(auto(4, 7337, 2921, false, false), GemmKernel::NarrowMn);
