@@ -662,16 +662,7 @@ pub fn check_gemm_bf16(
     if kernel == Bf16Kernel::RowDot && n > kernels::matmul::SKINNY_MAX {
         return expect_err(&format!("bf16 RowDot with {n} columns"), r, |e| matches!(e, Error::InvalidArgument { .. }));
     }
-    if matches!(
-        kernel,
-        Bf16Kernel::Wgmma
-            | Bf16Kernel::Wgmma128x208
-            | Bf16Kernel::Wgmma64x128
-            | Bf16Kernel::Wgmma64x64
-            | Bf16Kernel::WgmmaSwapped
-            | Bf16Kernel::Wgmma64x32
-            | Bf16Kernel::Wgmma64x32Swapped
-    ) {
+    if kernel.is_wgmma() {
         // The copy engine needs 16-byte row strides; the kernel exists only in sm_90a PTX.
         let what = format!("forced Wgmma on {ashape:?}/{bshape:?} bf16");
         if !g.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {

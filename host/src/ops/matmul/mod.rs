@@ -1526,22 +1526,14 @@ impl Bf16Kernel {
     /// Whether the kernel writes an [`Epilogue::bf16_copy`] (as [`GemmKernel::writes_bf16_copy`]):
     /// the tensor-core tiles and `RowDot`. [`gemm_bf16`] runs `Auto` with a copy on one of them.
     pub fn writes_bf16_copy(self) -> bool {
-        matches!(
-            self,
-            Bf16Kernel::Mma
-                | Bf16Kernel::MmaLdmatrix
-                | Bf16Kernel::MmaTile64
-                | Bf16Kernel::Wgmma
-                | Bf16Kernel::Wgmma128x208
-                | Bf16Kernel::Wgmma64x128
-                | Bf16Kernel::Wgmma64x64
-                | Bf16Kernel::WgmmaSwapped
-                | Bf16Kernel::Wgmma64x32
-                | Bf16Kernel::Wgmma64x32Swapped
-                | Bf16Kernel::RowDot
-                | Bf16Kernel::NarrowMn
-                | Bf16Kernel::NarrowK
-        )
+        matches!(self, Bf16Kernel::Mma | Bf16Kernel::MmaLdmatrix | Bf16Kernel::MmaTile64 | Bf16Kernel::RowDot | Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK)
+            || self.is_wgmma()
+    }
+
+    /// Whether the kernel is one of the Hopper `wgmma` tiles (sm_90a only; the copy engine
+    /// needs 16-byte row strides).
+    pub fn is_wgmma(self) -> bool {
+        self.wgmma_tile().is_some()
     }
 
     /// Whether the kernel computes Cᵀ = op(B)ᵀ·op(A)ᵀ: [`Bf16Kernel::WgmmaSwapped`] and
@@ -1822,14 +1814,8 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
-        Bf16Kernel::Wgmma
-        | Bf16Kernel::Wgmma128x208
-        | Bf16Kernel::Wgmma64x128
-        | Bf16Kernel::Wgmma64x64
-        | Bf16Kernel::WgmmaSwapped
-        | Bf16Kernel::Wgmma64x32
-        | Bf16Kernel::Wgmma64x32Swapped
-        | Bf16Kernel::Auto => {
+        // The `wgmma` tiles (`Bf16Kernel::is_wgmma`; Auto was refused above).
+        _ => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
