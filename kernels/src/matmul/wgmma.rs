@@ -395,14 +395,16 @@ mod device {
         }
     }
 
-    /// The descriptor of one k-step of a tile at `base` (1024-aligned): K-major tiles step
-    /// `KSTEP` elements along a row, MN-major ones `KSTEP` rows.
+    /// The descriptor of one k-step of a tile at `base` (1024-aligned): K-major tiles (`mn`
+    /// `None`) step `KSTEP` elements along a row, MN-major ones (`Some(cols)`, the tile's width)
+    /// `KSTEP` rows: of 128 bytes, or of `cols` elements where the tile is narrower than a box
+    /// ([`mn_box`]: 64-byte rows, 64-byte swizzled).
     #[inline(always)]
-    fn step_desc<K: WgKind>(mn: bool, base: u32, kk: usize) -> u64 {
-        if mn {
-            smem_desc(base + (kk * K::KSTEP * WG_ROW_BYTES) as u32, (WG_MN_BOX * WG_ROW_BYTES) as u32)
-        } else {
-            smem_desc(base + (kk * K::KSTEP * K::BYTES) as u32, 16)
+    fn step_desc<K: WgKind>(mn: Option<usize>, base: u32, kk: usize) -> u64 {
+        match mn {
+            Some(cols) if cols < WG_MN_BOX => smem_desc_mn64(base + (kk * K::KSTEP * cols * K::BYTES) as u32),
+            Some(_) => smem_desc(base + (kk * K::KSTEP * WG_ROW_BYTES) as u32, (WG_MN_BOX * WG_ROW_BYTES) as u32),
+            None => smem_desc(base + (kk * K::KSTEP * K::BYTES) as u32, 16),
         }
     }
 
@@ -838,8 +840,8 @@ mod device {
                     let tail = tile.stage_bytes() as u32;
                     wgmma_fence();
                     for kk in 0..K::BK / K::KSTEP {
-                        let (ah, bh) = (step_desc::<K>(false, a_base, kk), step_desc::<K>(false, b_base, kk));
-                        let (at, bt) = (step_desc::<K>(false, a_base + tail, kk), step_desc::<K>(false, b_base + tail, kk));
+                        let (ah, bh) = (step_desc::<K>(None, a_base, kk), step_desc::<K>(None, b_base, kk));
+                        let (at, bt) = (step_desc::<K>(None, a_base + tail, kk), step_desc::<K>(None, b_base + tail, kk));
                         // SAFETY: stage s is full; the whole warpgroup runs this.
                         unsafe {
                             K::mma::<false, false, NACC>(&mut d, at, bh);
@@ -853,19 +855,14 @@ mod device {
                     for kk in 0..K::BK / K::KSTEP {
                         // SAFETY: stage s is full; the whole warpgroup runs this; `f` lives until
                         // the wait below.
-                        unsafe { K::mma_rega::<NACC>(&mut d, &f[kk], step_desc::<K>(false, b_base, kk)) };
+                        unsafe { K::mma_rega::<NACC>(&mut d, &f[kk], step_desc::<K>(None, b_base, kk)) };
                     }
                 } else {
                     wgmma_fence();
                     for kk in 0..K::BK / K::KSTEP {
-                        // A 32-wide MN-major op(B): k-rows of 64 bytes, 64-byte swizzled.
-                        let db = if tb_smem && bn < WG_MN_BOX {
-                            smem_desc_mn64(b_base + (kk * K::KSTEP * bn * K::BYTES) as u32)
-                        } else {
-                            step_desc::<K>(tb_smem, b_base, kk)
-                        };
+                        let (da, db) = (step_desc::<K>(ta_smem.then_some(bm), a_base, kk), step_desc::<K>(tb_smem.then_some(bn), b_base, kk));
                         // SAFETY: stage s is full; the whole warpgroup runs this.
-                        unsafe { K::mma::<TA, TB, NACC>(&mut d, step_desc::<K>(ta_smem, a_base, kk), db) };
+                        unsafe { K::mma::<TA, TB, NACC>(&mut d, da, db) };
                     }
                 }
                 wgmma_commit();
@@ -1292,6 +1289,9 @@ wgmma_kernels!(WG_WIDE, 384, 1, gemm_wgmma_bf16_kk, gemm_wgmma_bf16_kn, gemm_wgm
 /// `mn`); `$what` says what they compute.
 macro_rules! wgmma_four_layouts {
     ($what:literal, $kind:ident, $tile:ident, $kk:ident, $kn:ident, $mk:ident, $mn:ident) => {
+        wgmma_four_layouts!($what, $kind, $tile, 384, 1, $kk, $kn, $mk, $mn);
+    };
+    ($what:literal, $kind:ident, $tile:ident, $threads:tt, $blocks:tt, $kk:ident, $kn:ident, $mk:ident, $mn:ident) => {
         wgmma_kernel!(
             #[doc = concat!($what, ": A (m×k) and B (n×k), both k-contiguous.")]
             $kk,
@@ -1299,8 +1299,8 @@ macro_rules! wgmma_four_layouts {
             false,
             false,
             $tile,
-            384,
-            1
+            $threads,
+            $blocks
         );
         wgmma_kernel!(
             #[doc = concat!($what, ": A (m×k) and B (k×n), both row-major.")]
@@ -1309,8 +1309,8 @@ macro_rules! wgmma_four_layouts {
             false,
             true,
             $tile,
-            384,
-            1
+            $threads,
+            $blocks
         );
         wgmma_kernel!(
             #[doc = concat!($what, ": A stored k×m (op(A) = Aᵀ) and B (n×k).")]
@@ -1319,8 +1319,8 @@ macro_rules! wgmma_four_layouts {
             true,
             false,
             $tile,
-            384,
-            1
+            $threads,
+            $blocks
         );
         wgmma_kernel!(
             #[doc = concat!($what, ": A stored k×m and B stored k×n (a weight gradient's layout).")]
@@ -1329,8 +1329,8 @@ macro_rules! wgmma_four_layouts {
             true,
             true,
             $tile,
-            384,
-            1
+            $threads,
+            $blocks
         );
     };
 }
@@ -1356,21 +1356,24 @@ wgmma_kernel!(
 /// docs/runs/2026-11-24-h100-s14). Named by the layout of A and B they serve.
 macro_rules! wgmma_swapped_kernels {
     ($tile:ident, $kk:ident, $kn:ident, $mk:ident, $mn:ident) => {
+        wgmma_swapped_kernels!($tile, 384, 1, $kk, $kn, $mk, $mn);
+    };
+    ($tile:ident, $threads:tt, $blocks:tt, $kk:ident, $kn:ident, $mk:ident, $mn:ident) => {
         wgmma_kernel!(
             /// `gemm_wgmma_bf16_kk` (A m×k, B n×k) as Cᵀ = B·Aᵀ: both k-contiguous.
-            $kk, Bf16, false, false, true, $tile, 384, 1
+            $kk, Bf16, false, false, true, $tile, $threads, $blocks
         );
         wgmma_kernel!(
             /// `gemm_wgmma_bf16_kn` (A m×k, B k×n) as Cᵀ = Bᵀ·Aᵀ: op(A) = Bᵀ MN-major.
-            $kn, Bf16, true, false, true, $tile, 384, 1
+            $kn, Bf16, true, false, true, $tile, $threads, $blocks
         );
         wgmma_kernel!(
             /// `gemm_wgmma_bf16_mk` (A k×m, B n×k) as Cᵀ = B·A: op(B) = A MN-major.
-            $mk, Bf16, false, true, true, $tile, 384, 1
+            $mk, Bf16, false, true, true, $tile, $threads, $blocks
         );
         wgmma_kernel!(
             /// `gemm_wgmma_bf16_mn` (A k×m, B k×n) as Cᵀ = Bᵀ·A: both MN-major.
-            $mn, Bf16, true, true, true, $tile, 384, 1
+            $mn, Bf16, true, true, true, $tile, $threads, $blocks
         );
     };
 }
@@ -1425,46 +1428,26 @@ wgmma_kernels!(
     gemm_wgmma_bf16_mn_64x128,
     gemm_wgmma_tf32_kk_64x128
 );
-wgmma_kernel!(
-    /// C = act(α·A·Bᵀ + bias + β·C) with bf16 A (m×k) and B (n×k) on the 64×32 tile
-    /// ([`WG_SLIM`]): products with few columns.
-    gemm_wgmma_bf16_kk_64x32, Bf16, false, false, WG_SLIM, 256, 2
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 64×32 tile ([`WG_SLIM`]; a 32-wide MN-major op(B) in 64-byte rows): products with few columns",
+    Bf16,
+    WG_SLIM,
+    256,
+    2,
+    gemm_wgmma_bf16_kk_64x32,
+    gemm_wgmma_bf16_kn_64x32,
+    gemm_wgmma_bf16_mk_64x32,
+    gemm_wgmma_bf16_mn_64x32
 );
-wgmma_kernel!(
-    /// C = act(α·Aᵀ·Bᵀ + …) with bf16 A stored k×m and B stored n×k on the 64×32 tile
-    /// ([`WG_SLIM`]): products with few columns.
-    gemm_wgmma_bf16_mk_64x32, Bf16, true, false, WG_SLIM, 256, 2
-);
-wgmma_kernel!(
-    /// C = act(α·A·B + …) with bf16 A (m×k) and B (k×n), both row-major, on the 64×32 tile
-    /// ([`WG_SLIM`]; op(B) MN-major in 64-byte rows): products with few columns.
-    gemm_wgmma_bf16_kn_64x32, Bf16, false, true, WG_SLIM, 256, 2
-);
-wgmma_kernel!(
-    /// C = act(α·Aᵀ·B + …) with bf16 A stored k×m and B stored k×n on the 64×32 tile
-    /// ([`WG_SLIM`]): products with few columns.
-    gemm_wgmma_bf16_mn_64x32, Bf16, true, true, WG_SLIM, 256, 2
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_mk` (A k×m, B n×k) as Cᵀ = B·A on the 64×32 tile: op(A) = B K-major,
-    /// A's 32-wide tiles MN-major. Products with few rows.
-    gemm_wgmma_bf16_mk_64x32_swapped, Bf16, false, true, true, WG_SLIM, 256, 2
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_mn` (A k×m, B k×n) as Cᵀ = Bᵀ·A on the 64×32 tile: both MN-major.
-    /// Products with few rows.
-    gemm_wgmma_bf16_mn_64x32_swapped, Bf16, true, true, true, WG_SLIM, 256, 2
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_kk_64x32` as Cᵀ = B·Aᵀ (A m×k, B n×k; its grid over n×m, `map_a`
-    /// describing B and `map_b` A): products with few rows, each 32-row tile of A (K-major)
-    /// beside 64 rows of B.
-    gemm_wgmma_bf16_kk_64x32_swapped, Bf16, false, false, true, WG_SLIM, 256, 2
-);
-wgmma_kernel!(
-    /// `gemm_wgmma_bf16_kn` (A m×k, B k×n) as Cᵀ = Bᵀ·Aᵀ on the 64×32 tile: op(A) = Bᵀ
-    /// MN-major, A's 32-row tiles K-major. Products with few rows.
-    gemm_wgmma_bf16_kn_64x32_swapped, Bf16, true, false, true, WG_SLIM, 256, 2
+// The 64×32 tile on Cᵀ: products with few rows, op(A)'s 32-row tiles beside 64 rows of op(B).
+wgmma_swapped_kernels!(
+    WG_SLIM,
+    256,
+    2,
+    gemm_wgmma_bf16_kk_64x32_swapped,
+    gemm_wgmma_bf16_kn_64x32_swapped,
+    gemm_wgmma_bf16_mk_64x32_swapped,
+    gemm_wgmma_bf16_mn_64x32_swapped
 );
 wgmma_kernel!(
     /// FP32 products on TF32 tensor cores on the 128×128 tile: A and B staged as [head | tail]
