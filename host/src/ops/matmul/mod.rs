@@ -956,6 +956,7 @@ pub const SHORTK_AUTO_MAX_K: usize = 12;
 /// at k = 16 (4096×4096×16 33.3 µs against 36.0, 1024×1024×16 4.2 against 5.3) and ties or loses
 /// from k = 24 (1024×4096×24 nn 13.5 against 11.5; H100, docs/runs/2026-11-24-h100-s12/e10).
 pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
+
 /// Whether BF16 `Auto` runs the short-k kernel on a product its `wgmma` path would pad first
 /// (`pad` > 0 elements: rows the copy engine cannot read), for k up to
 /// `kernels::matmul::SHORTK_MAX`: on outputs of [`SHORTK_PADDED_OUTPUTS`], where the padding

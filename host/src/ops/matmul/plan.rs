@@ -630,21 +630,20 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         return GemmPlan { kernel, splits };
     };
     let (rm, rn) = if swap { (n, m) } else { (m, n) };
+    let rega_plan = |rega: GemmKernel| {
+        let (rsplits, c) = TileModel::of(rega)?.best_splits(rm, rn, k, sms);
+        Some((GemmPlan { kernel: rega, splits: rsplits }, c + staging_cost(staged, sms.count)))
+    };
+    // The 64×128 tile on small products whatever the costs (TF32_REGA_ALWAYS_FLOPS).
     let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
-    let (mut best, mut best_cost) = (GemmPlan { kernel, splits }, cost);
-    for rega in [GemmKernel::Tf32WgmmaRegA, GemmKernel::Tf32WgmmaRegAWide] {
-        let Some(model) = TileModel::of(rega) else { continue };
-        let (rsplits, c) = model.best_splits(rm, rn, k, sms);
-        let c = c + staging_cost(staged, sms.count);
-        // The 64×128 tile on small products whatever the costs (TF32_REGA_ALWAYS_FLOPS).
-        if (small && rega == GemmKernel::Tf32WgmmaRegA) || c < best_cost {
-            (best, best_cost) = (GemmPlan { kernel: rega, splits: rsplits }, c);
-        }
-        if small {
-            break;
-        }
+    if small && let Some((plan, _)) = rega_plan(GemmKernel::Tf32WgmmaRegA) {
+        return plan;
     }
-    best
+    [GemmKernel::Tf32WgmmaRegA, GemmKernel::Tf32WgmmaRegAWide]
+        .into_iter()
+        .filter_map(rega_plan)
+        .fold((GemmPlan { kernel, splits }, cost), |best, x| if x.1 < best.1 { x } else { best })
+        .0
 }
 
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
@@ -692,9 +691,9 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// MN-major op(B) (`b_mn`); then the 64×32 tile over m×n or n×m
 /// ([`Bf16Kernel::Wgmma64x32`], [`Bf16Kernel::Wgmma64x32Swapped`]) where its 32-wide side
 /// covers n or m ([`SLIM_MAX_COLUMNS`]) and it costs less ([`SLIM_SHORT_ROWS_EFF`] of its rate
-/// where that side's operand is MN-major, `a_mn` for op(A), and narrower than 32). With it the BF16 sweep ran in 0.976
-/// of the time, 31 shapes below 0.70 of cuBLAS → 20: 32×4096×4096 13.1 → 11.0 µs,
-/// 4096×16×4096 nt 15.2 → 10.8, 2048×10×4096 nt 17.2 → 9.1 (H100,
+/// where that side's operand is MN-major, `a_mn` for op(A), and narrower than 32). With it the
+/// BF16 sweep ran in 0.976 of the time, 31 shapes below 0.70 of cuBLAS → 20: 32×4096×4096 13.1
+/// → 11.0 µs, 4096×16×4096 nt 15.2 → 10.8, 2048×10×4096 nt 17.2 → 9.1 (H100,
 /// docs/runs/2026-11-24-h100-s17/e2).
 ///
 /// Measured (H100, docs/runs/2026-11-24-h100-s14/e5): with an MN-major op(B) the 128×208 tile
