@@ -253,6 +253,13 @@ pub unsafe fn gemm_epilogue4(c: *mut f32, bias: *const f32, p: &GemmParams, row:
     unsafe { gemm_epilogue4_with::<false>(c, bias, p, crate::math::Activation::from_code(p.act), row, col, acc) }
 }
 
+/// Whether C takes the epilogue's 16-byte quads: its rows, base and bias 16-byte aligned.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn c_takes_quads(c: *mut f32, bias: *const f32, p: &GemmParams) -> bool {
+    p.ldc % 4 == 0 && c as usize % 16 == 0 && (p.has_bias == 0 || bias as usize % 16 == 0)
+}
+
 /// [`gemm_epilogue4`] with `p.act` decoded once by the caller (`act`), so a loop over quads
 /// branches once per quad on the activation, not once per value; `INLINE` as in
 /// [`gemm_epilogue_act`].
@@ -270,13 +277,39 @@ pub unsafe fn gemm_epilogue4_with<const INLINE: bool>(
     col: usize,
     acc: [f32; 4],
 ) {
+    // SAFETY: forwarded.
+    unsafe { gemm_epilogue4_step::<INLINE>(c, bias, p, act, (row, col), (0, 1), acc) }
+}
+
+/// [`gemm_epilogue4_with`] for the outputs (row + j·rs, col + j·cs), j < 4, with `(rs, cs)`
+/// = `step`: with (0, 1) a quad; with (1, 0) four rows of one column, the form the tile stores
+/// take where C's rows break 16-byte alignment ([`c_takes_quads`] false), so that each of the
+/// four stores a warp issues covers 32 adjacent floats of a row. Quads there went out as four
+/// 4-byte stores 16 bytes apart per warp instruction, 4.5 times the L2 write sectors (nt
+/// 800×346×9 on the 64×32 tiles: 4.9 µs against 3.2 for 800×344×9; H100,
+/// docs/runs/2026-11-24-h100-s18/e3, e4), and as four floats 8 columns apart per lane, runs of
+/// 32 bytes, they still took 4.6 (e5).
+///
+/// # Safety
+/// As [`gemm_epilogue4_with`].
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn gemm_epilogue4_step<const INLINE: bool>(
+    c: *mut f32,
+    bias: *const f32,
+    p: &GemmParams,
+    act: crate::math::Activation,
+    (row, col): (usize, usize),
+    (rs, cs): (usize, usize),
+    acc: [f32; 4],
+) {
     use crate::math::Activation;
     use crate::vector::F32x4;
     let (m, n) = (p.m as usize, p.n as usize);
     if row >= m {
         return;
     }
-    let fast = col % 4 == 0 && col + 4 <= n && p.ldc % 4 == 0 && c as usize % 16 == 0 && (p.has_bias == 0 || bias as usize % 16 == 0);
+    let fast = (rs, cs) == (0, 1) && col % 4 == 0 && col + 4 <= n && c_takes_quads(c, bias, p);
     if fast {
         let mut v = F32x4(acc).map(|x| p.alpha * x);
         if p.has_bias != 0 {
@@ -307,9 +340,9 @@ pub unsafe fn gemm_epilogue4_with<const INLINE: bool>(
     // the bf16-copy store in the `INLINE` epilogue, it stopped unrolling in the `mma.sync` and
     // SIMT tile kernels and `acc` went to local memory (16 bytes of stack, ptxas 13).
     unroll!(j in [0, 1, 2, 3] {
-        if col + j < n {
-            // SAFETY: (row, col + j) is inside C.
-            unsafe { gemm_epilogue_act::<INLINE>(c, bias, p, row, col + j, acc[j]) };
+        if row + j * rs < m && col + j * cs < n {
+            // SAFETY: (row + j·rs, col + j·cs) is inside C.
+            unsafe { gemm_epilogue_act::<INLINE>(c, bias, p, row + j * rs, col + j * cs, acc[j]) };
         }
     });
 }

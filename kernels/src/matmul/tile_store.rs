@@ -140,13 +140,25 @@ mod device {
         // A run-time stride, so this loop stays a loop (see `opaque`).
         let threads = crate::matmul::opaque(threads);
         let act = crate::math::Activation::from_code(p.act);
+        // Where C takes no quads, a thread's four values are one column of four rows instead
+        // (group q: rows 4·(q / bn) + j, column q % bn), so each of a warp's four stores covers
+        // adjacent floats of a row (`gemm_epilogue4_step`).
+        let quad = crate::matmul::c_takes_quads(c, bias, p);
         let mut q = tid;
-        // SAFETY: quad q is inside the tile; C is bounds-checked by gemm_epilogue4 (forwarded).
+        // SAFETY: every value read is inside the tile (bm is a multiple of 4); C is
+        // bounds-checked by gemm_epilogue4_step (forwarded).
         unsafe {
             while q < quads {
-                let (r, c4) = (q / row_quads, q % row_quads * 4);
-                let v = *(s.add(r * ld + c4) as *const F32x4);
-                crate::matmul::gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, v.0);
+                if quad {
+                    let (r, c4) = (q / row_quads, q % row_quads * 4);
+                    let v = *(s.add(r * ld + c4) as *const F32x4);
+                    crate::matmul::gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + c4), (0, 1), v.0);
+                } else {
+                    let (r, x) = (4 * (q / bn), q % bn);
+                    let at = s.add(r * ld + x);
+                    let v = [*at, *at.add(ld), *at.add(2 * ld), *at.add(3 * ld)];
+                    crate::matmul::gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + x), (1, 0), v);
+                }
                 q += threads;
             }
         }

@@ -335,7 +335,10 @@ impl GemmKernel {
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
             }
             GemmKernel::Auto if shortk_auto(p, Precision::F32) => fixed(GemmKernel::ShortK),
-            GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => fixed(GemmKernel::ShortK),
+            // A short k is mostly output: TF32 runs what FP32 runs there, exact f32 at no cost
+            // (nt 800×344×9: the f32 64×32 tiles 3.3 µs against 4.5 for the short-k kernel; H100,
+            // docs/runs/2026-11-24-h100-s18/e5).
+            GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto if smem_tiles_fit(m, n, k, sms.count, vec_operands(p)) => fixed(GemmKernel::SmemTiled),
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
@@ -935,7 +938,7 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
     };
     let outputs = m.saturating_mul(n);
     let fits = (1..=max_k).contains(&k) && outputs >= SHORTK_AUTO_MIN_OUTPUTS;
-    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || !n.is_multiple_of(4) || outputs >= SHORTK_AUTO_F32_MIN_OUTPUTS)
+    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || outputs >= SHORTK_AUTO_F32_MIN_OUTPUTS)
 }
 
 /// Longest k for which BF16 `Auto` runs [`GemmKernel::ShortK`] on outputs of at least
@@ -977,11 +980,13 @@ pub const SHORTK_PADDED_OUTPUTS: std::ops::Range<usize> = (1 << 20)..(1 << 22);
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
 /// start sooner (326×6×8: 3.0 µs against 4.8; e5).
 pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
-/// Longest k for which FP32 `Auto` runs the short-k kernel on C rows of a multiple of 4 floats;
-/// past it, only on other rows. The 4×4-per-thread 64×64 tiles store quads of such rows and beat
-/// it (128×4096×10: 3.3 µs against 4.2, 1024×1024×10: 4.2 against 4.9) but not at k = 4
-/// (2236×588×4: 6.9 against 4.2), and with other rows they store one float at a time (4670×94×6:
-/// 7.2 against 6.1; e5).
+/// Longest k for which FP32 `Auto` runs the short-k kernel below
+/// [`SHORTK_AUTO_F32_MIN_OUTPUTS`]. The tiles beat it past k = 4 (128×4096×10: 3.3 µs against
+/// 4.2, 1024×1024×10: 4.2 against 4.9) but not at k = 4 (2236×588×4: 6.9 against 4.2;
+/// docs/runs/2026-11-24-h100-s10/e5). On C rows that break 16-byte alignment too, since the
+/// tiles store those a column of four rows per thread (`kernels::matmul::gemm_epilogue4_step`):
+/// nt 800×346×9 4.6 µs against 5.4, 6308×37×20 5.5 against 6.2 (H100,
+/// docs/runs/2026-11-24-h100-s18/e3, e5).
 pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
 /// Fewest outputs for which FP32 `Auto` runs the short-k kernel at any k up to
 /// `kernels::matmul::SHORTK_MAX`: a pass that writes C (4096×4096×10: 28.4 µs against 39.4 for
@@ -2022,15 +2027,21 @@ mod tests {
     fn short_k_runs_as_far_as_it_wins_per_precision() {
         let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), plan::Multiprocessors::H100, true).kernel;
         let short = GemmKernel::ShortK;
-        // FP32: up to k = 32 from 2^19 outputs; below them the 64×64 tiles (n a multiple of 4).
+        // FP32: up to k = 32 from 2^19 outputs; below them the tiles past k = 4, whatever n.
         for k in [4, 10, 16, 32] {
             assert_eq!(auto(4096, 4096, k, false, false), short, "k {k}");
         }
         assert_eq!(auto(1024, 1024, 10, true, false), short);
         assert_ne!(auto(1024, 256, 10, false, false), short);
+        assert_ne!(auto(797, 346, 9, false, false), short);
+        assert_ne!(auto(6308, 37, 20, true, true), short);
+        assert_eq!(auto(2236, 588, 4, true, false), short);
         assert_ne!(auto(4096, 4096, 33, false, false), short);
-        // TF32: up to k = 16.
+        // TF32: up to k = 16, FP32's pick there.
         assert_eq!(tf32(4096, 4096, 16), short);
+        for (m, n, k) in [(797, 346, 9), (800, 344, 9), (256, 1024, 10), (2236, 588, 4)] {
+            assert_eq!(tf32(m, n, k), auto(m, n, k, false, false), "{m}x{n}x{k}");
+        }
         assert_ne!(tf32(4096, 4096, 24), short);
     }
 
