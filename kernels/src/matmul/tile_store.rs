@@ -113,6 +113,8 @@ mod device {
                         *(s.add(r * ld + c4) as *mut F32x4) = sum[j];
                     }
                 });
+                // The loop below reads other threads' sums where C takes no quads.
+                crate::thread::sync_threads();
             }
             store_tile_loop(c, bias, p, s, (bm, bn), (m0, n0), (tid, threads));
         }
@@ -120,7 +122,8 @@ mod device {
 
     /// The epilogue loop of [`store_tile`] alone, for kernels that summed their split-K partials
     /// in registers (`split_reduce`): stores the bm×bn tile at `s` as C's tile at (m0, n0),
-    /// four outputs per thread and step. Thread `tid` reads the quads tid, tid + threads, ….
+    /// four outputs per thread and step: the quads tid, tid + threads, … of thread `tid` where C
+    /// takes quads, else columns of four rows (other threads' values: hence the barrier).
     ///
     /// # Safety
     /// Every thread has written its values of the tile and passed a barrier; C and the bias as
