@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 18, call r1 (HEAD 02a1597: the tile stores' column-of-four-rows form where C's rows
+# Session 18, call r1 (HEAD 9aebe8e; first run on 02a1597 failed 62 split-K op tests, fixed by the barrier: the tile stores' column-of-four-rows form where C's rows
 # break 16-byte alignment; FP32 and TF32 short-k rules): every test binary, memcheck on the
 # 64x32 CUDA-core tiles and the BF16 64x32 wgmma tiles (every layout, odd shapes), then the full
 # sweep with this HEAD (new) and 361325d (old) against one PyTorch run.
