@@ -355,7 +355,7 @@ impl GemmKernel {
             GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
             GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
-            GemmKernel::Tf32Auto if wgmma && tf32_staging(p).rest > 0 && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
+            GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
@@ -529,6 +529,16 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let all = ops.iter().filter(staged).map(|o| o.2 * padded).sum();
     let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
     plan::Tf32Staging { all, rest, rega: tf32_rega(p).map(|f| (f.swap, f.staged)) }
+}
+
+/// Whether `Tf32Auto`'s tensor-core plans all start with a staging pass: an operand that no
+/// `wgmma` kernel reads as it is, or both MN-major (tn), where the register-A kernel stages one
+/// from k = 64 (below it the tiles' rule keeps it off). Below [`TF32_STAGED_MIN_FLOPS`] such
+/// products run FP32's plan; for tn that took 128³ from 6.6 µs to 5.8, 256³ from 9.2 to 6.5 and
+/// 10×4096×1024 from 14.0 to 13.0 (`f32` against `tf32` rows of one sweep; H100,
+/// docs/runs/2026-11-24-h100-s18/r1, r2).
+fn tf32_stages_first(p: &GemmParams) -> bool {
+    tf32_staging(p).rest > 0 || tf32_rega(p).is_some_and(|f| f.staged > 0 && p.k >= 64)
 }
 
 /// How [`GemmKernel::Tf32WgmmaRegA`] runs `p`, if it can: which operand it reads into
@@ -2073,10 +2083,15 @@ mod tests {
         assert_eq!(tf32(256, 4096, 4096, true, false), rega);
         // Small products with an MN-major operand, in every such layout (TF32_REGA_ALWAYS_FLOPS).
         for (ta, tb) in [(false, false), (true, false), (true, true)] {
-            assert_eq!(tf32(256, 256, 256, ta, tb), rega);
             assert_eq!(tf32(4096, 784, 64, ta, tb), rega);
             assert_eq!(tf32(1024, 784, 128, ta, tb), rega);
         }
+        // Below TF32_STAGED_MIN_FLOPS only where it reads both operands as they are: tn stages
+        // one, and runs FP32's plan (tf32_stages_first).
+        for (ta, tb) in [(false, false), (true, true)] {
+            assert_eq!(tf32(256, 256, 256, ta, tb), rega);
+        }
+        assert_eq!(tf32(256, 256, 256, true, false), auto(256, 256, 256, true, false));
         // Large products stage the operand once and run the 128×256 tile; both k-contiguous
         // (nt) never takes it; nor does a GPU without wgmma.
         assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
