@@ -356,6 +356,9 @@ impl GemmKernel {
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
             GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
             GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
+            GemmKernel::Tf32Auto if wgmma && m.min(n) <= TF32_STAGED_NARROW_MAX && tf32_staging(p).rest >= m.max(n) * k => {
+                GemmKernel::Auto.plan_for(p, sms, wgmma)
+            }
             GemmKernel::Tf32Auto if k == 0 => fixed(GemmKernel::Tf32),
             GemmKernel::Tf32Auto => plan::choose_tf32(wgmma, tf32_staging(p), m, n, k, sms),
             // The wide kernel needs 16-byte loads; the 128×128 kernel is the same tile size
@@ -798,6 +801,16 @@ pub const ROWDOT_MAX_ROWS_PER_SM_TF32: usize = 8;
 /// in 23 (geometric mean 0.70 of cuBLAS against 0.57; e.g. nn 32×784×1024: TF32 14.4 µs, FP32
 /// 11.6); from 0.1 GFLOP up it won 10 of 119 (H100, docs/runs/2026-11-23-h100-s6/final3).
 pub const TF32_STAGED_MIN_FLOPS: usize = 100_000_000;
+
+/// Most rows or columns for which `Tf32Auto` runs FP32's plan, whatever the FLOPs, when the
+/// `wgmma` tiles would first stage the long operand (no `wgmma` kernel reads it as it is): such
+/// a product is bound by reading that operand, so the tensor cores' rate buys nothing, while
+/// the `mma.sync` tiles that skip the staging pass leave most of a 64- or 128-wide tile idle,
+/// and FP32 has 32-wide ones. tt 6609×12×2773 ran 175 µs on TF32's pick (the 128×128
+/// `mma.sync` tile) against 53 on FP32's 64×32 tiles, tn 2447×29×1049 20.7 against 15.2 (H100,
+/// docs/runs/2026-11-24-h100-s18/r3). Staging only the narrow operand costs little: tn
+/// 10×4096×4096 stays on the `wgmma` tiles (39.9 µs against FP32's 44.3).
+pub const TF32_STAGED_NARROW_MAX: usize = 32;
 
 /// Whether a few-columns product runs the row-per-warp kernel (`rowdot_fits`) with a k-contiguous op(B) too (a narrow
 /// output layer's x·Wᵀ): then `Auto` keeps it before the narrow kernels, which it matched
@@ -2092,6 +2105,11 @@ mod tests {
             assert_eq!(tf32(256, 256, 256, ta, tb), rega);
         }
         assert_eq!(tf32(256, 256, 256, true, false), auto(256, 256, 256, true, false));
+        // Narrow products whose long operand the wgmma tiles would stage: FP32's plan, at any
+        // size (TF32_STAGED_NARROW_MAX); not where only the narrow one is staged.
+        assert_eq!(tf32(6609, 12, 2773, true, true), auto(6609, 12, 2773, true, true));
+        assert_eq!(tf32(2447, 29, 1049, true, false), auto(2447, 29, 1049, true, false));
+        assert_ne!(tf32(10, 4096, 4096, true, false), auto(10, 4096, 4096, true, false));
         // Large products stage the operand once and run the 128×256 tile; both k-contiguous
         // (nt) never takes it; nor does a GPU without wgmma.
         assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
