@@ -1008,8 +1008,8 @@ pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
 /// 4.2, 1024×1024×10: 4.2 against 4.9) but not at k = 4 (2236×588×4: 6.9 against 4.2;
 /// docs/runs/2026-11-24-h100-s10/e5). On C rows that break 16-byte alignment too, since the
 /// tiles store those a column of four rows per thread (`kernels::matmul::gemm_epilogue4_step`):
-/// nt 800×346×9 4.6 µs against 5.4, 6308×37×20 5.5 against 6.2 (H100,
-/// docs/runs/2026-11-24-h100-s18/e3, e5).
+/// nn 797×346×9 4.6 µs against 5.2, tt 6308×37×20 5.7 against 6.0 (H100, sweep of
+/// docs/runs/2026-11-24-h100-s18/r3).
 pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
 /// Fewest outputs for which FP32 `Auto` runs the short-k kernel at any k up to
 /// `kernels::matmul::SHORTK_MAX`: a pass that writes C (4096×4096×10: 28.4 µs against 39.4 for
