@@ -121,8 +121,9 @@ mod device {
     }
 
     /// The epilogue loop of [`store_tile`] alone, for kernels that summed their split-K partials
-    /// in registers (`split_reduce`): stores the bm×bn tile at `s` as C's tile at (m0, n0)
-    /// ([`store_staged`] over rows of [`tile_ld`]`(bn)` floats).
+    /// in registers (`split_reduce`): stores the bm×bn tile at `s` as C's tile at (m0, n0),
+    /// four outputs per thread and step: the quads tid, tid + threads, … of thread `tid` where C
+    /// takes quads, else columns of four rows (other threads' values: hence the barrier).
     ///
     /// # Safety
     /// Every thread has written its values of the tile and passed a barrier; C and the bias as
@@ -137,44 +138,20 @@ mod device {
         (m0, n0): (usize, usize),
         (tid, threads): (usize, usize),
     ) {
-        // SAFETY: forwarded; the tile's rows are tile_ld(bn) floats.
-        unsafe { store_staged(c, bias, p, s, tile_ld(bn), (bm, bn), (m0, n0), (tid, threads)) }
-    }
-
-    /// Stores the first `rows` rows of a staged tile `bn` wide (rows of `ld` floats, 16-byte
-    /// aligned, at least a multiple of 4 rows of them readable) as C's rows m0.., columns n0..,
-    /// four outputs per thread and step: quad tid, tid + threads, … in row order where C takes
-    /// quads, else columns of four rows (group q: rows 4·(q / bn) + j, column q % bn), so each of
-    /// a warp's four stores covers adjacent floats of a row (`gemm_epilogue4_step`); those are
-    /// other threads' values, hence the barrier. The shared-memory tile kernels' epilogue
-    /// ([`store_tile_loop`]) and the `wgmma` kernels'.
-    ///
-    /// # Safety
-    /// Every thread has written its values of the tile and passed a barrier; rows ≤ the staged
-    /// rows rounded up to 4 readable; C and the bias as the GEMM kernels' contracts say.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub unsafe fn store_staged(
-        c: *mut f32,
-        bias: *const f32,
-        p: &GemmParams,
-        s: *const f32,
-        ld: usize,
-        (rows, bn): (usize, usize),
-        (m0, n0): (usize, usize),
-        (tid, threads): (usize, usize),
-    ) {
-        let row_quads = bn / 4;
+        let ld = tile_ld(bn);
+        let (quads, row_quads) = (bm * bn / 4, bn / 4);
         // A run-time stride, so this loop stays a loop (see `opaque`).
         let threads = crate::matmul::opaque(threads);
         let act = crate::math::Activation::from_code(p.act);
+        // Where C takes no quads, a thread's four values are one column of four rows instead
+        // (group q: rows 4·(q / bn) + j, column q % bn), so each of a warp's four stores covers
+        // adjacent floats of a row (`gemm_epilogue4_step`).
         let quad = crate::matmul::c_takes_quads(c, bias, p);
-        let end = if quad { rows * row_quads } else { rows.div_ceil(4) * bn };
         let mut q = tid;
-        // SAFETY: every value read is inside the staged tile (the contract); C is bounds-checked
-        // by gemm_epilogue4_step (forwarded).
+        // SAFETY: every value read is inside the tile (bm is a multiple of 4); C is
+        // bounds-checked by gemm_epilogue4_step (forwarded).
         unsafe {
-            while q < end {
+            while q < quads {
                 if quad {
                     let (r, c4) = (q / row_quads, q % row_quads * 4);
                     let v = *(s.add(r * ld + c4) as *const F32x4);

@@ -227,7 +227,7 @@ mod device {
     use super::*;
     use crate::matmul::hopper::*;
     use crate::matmul::split::{load_l2_x4, split_count_in, split_index, split_range, split_slot, sync_threads_or};
-    use crate::matmul::{gemm_epilogue4_with, opaque};
+    use crate::matmul::{gemm_epilogue4_step, gemm_epilogue4_with, opaque};
     use crate::shared::dynamic_shared;
     use crate::thread::{sync_threads, thread_idx_x};
     use crate::vector::F32x4;
@@ -1106,9 +1106,30 @@ mod device {
             // The epilogue below walks the staged tile in its own order: other threads' sums.
             sync_threads();
         }
-        // SAFETY: every thread staged its values and passed the barrier above; the staged tile
-        // holds bm rows (a multiple of 4) of ldc floats, `rows` ≤ bm of them inside C.
-        unsafe { crate::matmul::tile_store::store_staged(c, bias, p, staged, ldc, (rows, bn), (m0, n0), (tid, threads)) };
+        // Where C takes no quads, a thread's four values are one column of four staged rows
+        // (group idx: rows 4·(idx / bn) + j, column idx % bn; `gemm_epilogue4_step`).
+        let quads = crate::matmul::c_takes_quads(c, bias, p);
+        let mut idx = tid;
+        let end = if quads { rows * (bn / 4) } else { rows.div_ceil(4) * bn };
+        while idx < end {
+            if quads {
+                let (r, c4) = (idx / (bn / 4), 4 * (idx % (bn / 4)));
+                // SAFETY: inside the staged tile.
+                let v = unsafe { *quad(idx) };
+                // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
+                unsafe { gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + c4), (0, 1), v.0) };
+            } else {
+                let (r, x) = (4 * (idx / bn), idx % bn);
+                // SAFETY: inside the staged tile (bm rows, a multiple of 4, of ldc floats).
+                let v = unsafe {
+                    let at = staged.add(r * ldc + x);
+                    [*at, *at.add(ldc), *at.add(2 * ldc), *at.add(3 * ldc)]
+                };
+                // SAFETY: as above.
+                unsafe { gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + x), (1, 0), v) };
+            }
+            idx += threads;
+        }
     }
 
     /// sum += d, then d = 0, element by element.
