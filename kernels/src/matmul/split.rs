@@ -36,6 +36,97 @@ pub fn split_k_range(p: &GemmParams, z: u32, bk: usize, k: usize) -> (usize, usi
     (first * bk, if end * bk < k { end * bk } else { k })
 }
 
+/// Stream-K: the grid's first `blocks` blocks share the k-slices of the last `tiles` output
+/// tiles (in launch order) evenly, block b taking units `[start(b), start(b + 1))` of the
+/// `tiles · slices` (tile by tile, k-slice by k-slice); the blocks after them each take one
+/// whole tile of the rest. A tile cut between blocks is added up as split-K's are: each part's
+/// partial tile goes to the workspace and the last part to arrive adds them in part order, so
+/// no block waits for another. Where one block per multiprocessor leaves the last round of
+/// tiles short (BF16 3000³ on 128×256 tiles: 288 tiles, three rounds of 132 where the work is
+/// 2.2), the shared tiles make every block's work within a slice of the mean.
+///
+/// Shared by the host (plans, workspace) and the kernels (which segment a block runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamK {
+    /// Output tiles shared (the last ones in launch order).
+    pub tiles: usize,
+    /// Blocks sharing them (the grid's first).
+    pub blocks: usize,
+    /// k-slices per tile.
+    pub slices: usize,
+}
+
+/// One block's part of one shared tile: k-slices `[first, end)` of shared tile `tile`, part
+/// `part` of the tile's `parts` (consecutive blocks); its partial tile goes to workspace slot
+/// `slot` when `parts` > 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub tile: usize,
+    pub first: usize,
+    pub end: usize,
+    pub part: usize,
+    pub parts: usize,
+    pub slot: usize,
+}
+
+impl StreamK {
+    /// The stream-K split of a launch (`p.sk_blocks` > 0), with `slices` k-slices per tile.
+    #[inline(always)]
+    pub fn of(p: &GemmParams, slices: usize) -> Option<StreamK> {
+        (p.sk_blocks > 0).then_some(StreamK { tiles: p.sk_tiles as usize, blocks: p.sk_blocks as usize, slices })
+    }
+
+    /// Units (tile k-slices) shared.
+    #[inline(always)]
+    pub fn units(&self) -> usize {
+        self.tiles * self.slices
+    }
+
+    /// Block b's first unit (`start(blocks)` = every unit).
+    #[inline(always)]
+    pub fn start(&self, b: usize) -> usize {
+        b * self.units() / self.blocks
+    }
+
+    /// The block whose units hold unit u.
+    #[inline(always)]
+    pub fn block_of(&self, u: usize) -> usize {
+        ((u + 1) * self.blocks - 1) / self.units()
+    }
+
+    /// The segment block b runs from unit u (`start(b) ≤ u < start(b + 1)`): up to the end of
+    /// u's tile or of the block's units.
+    #[inline(always)]
+    pub fn segment(&self, b: usize, u: usize) -> Segment {
+        let tile = u / self.slices;
+        let t0 = tile * self.slices;
+        let next = self.start(b + 1);
+        let end = if next < t0 + self.slices { next } else { t0 + self.slices };
+        let first_block = self.block_of(t0);
+        let parts = self.block_of(t0 + self.slices - 1) - first_block + 1;
+        Segment { tile, first: u - t0, end: end - t0, part: b - first_block, parts, slot: Self::slot(b, u == self.start(b)) }
+    }
+
+    /// Workspace slot of block b's partial tile: its first segment's or its last's (only those
+    /// two can be parts of a tile cut between blocks).
+    #[inline(always)]
+    pub fn slot(b: usize, first: bool) -> usize {
+        2 * b + if first { 0 } else { 1 }
+    }
+
+    /// The slot of part `z` of shared tile `tile`.
+    #[inline(always)]
+    pub fn part_slot(&self, tile: usize, z: usize) -> usize {
+        let b = self.block_of(tile * self.slices) + z;
+        Self::slot(b, self.start(b) >= tile * self.slices)
+    }
+
+    /// Workspace slots (partial tiles) a launch needs.
+    pub fn slots(&self) -> usize {
+        2 * self.blocks
+    }
+}
+
 #[cfg(target_arch = "nvptx64")]
 mod device {
     use super::GemmParams;
