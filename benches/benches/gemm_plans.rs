@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use benches::graph_timing::measure_with;
 use benches::metrics::random_f32;
 use host::buffer_bf16::DeviceMatrixBf16;
-use host::ops::matmul::plan::{F32_TILES, Multiprocessors, SPLIT_CHOICES, TileModel};
+use host::ops::matmul::plan::{F32_TILES, SPLIT_CHOICES, TileModel};
 use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan};
 use host::{DeviceMatrix, Gpu, Result};
 
@@ -118,7 +118,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             for kernel in
                 [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64]
             {
-                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits, stream_k: None }));
+                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
             // The swapped kernels and the 64×32 tiles (where their 32-wide side is at most
             // `SLIM_MAX_COLUMNS`): split counts over each one's own tile space.
@@ -130,23 +130,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 let model = TileModel::of_bf16(kernel);
                 for s in SPLIT_CHOICES {
                     if model.is_some_and(|md| md.accepts(sm, sn, k, s)) {
-                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: s, stream_k: None }));
-                    }
-                }
-            }
-            // Stream-K on the 128-row tiles that run it, where its model has a split.
-            for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::WgmmaSwapped, Bf16Kernel::Wgmma128x208] {
-                let (sm, sn) = kernel.tile_space(m, n);
-                let runs = host::ops::matmul::bf16_stream_k(kernel, (ta, !tb));
-                if let Some((split, _)) = TileModel::of_bf16(kernel).filter(|_| runs).and_then(|md| md.stream_k(sm, sn, k, Multiprocessors::H100)) {
-                    out.push(Plan::Bf16(Bf16Plan { kernel, splits: 1, stream_k: Some(split) }));
-                }
-                // Further splits to time, as `tiles:blocks` pairs (`GEMM_PLANS_STREAM_K`).
-                for pair in std::env::var("GEMM_PLANS_STREAM_K").unwrap_or_default().split(',').filter(|x| !x.is_empty()) {
-                    let Some((t, b)) = pair.split_once(':').and_then(|(t, b)| Some((t.parse().ok()?, b.parse().ok()?))) else { continue };
-                    let split = host::ops::matmul::plan::StreamKSplit { tiles: t, blocks: b };
-                    if runs && TileModel::of_bf16(kernel).is_some_and(|md| md.accepts_stream_k(sm, sn, k, split)) {
-                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: 1, stream_k: Some(split) }));
+                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: s }));
                     }
                 }
             }
@@ -155,7 +139,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
     narrow(&mut out, precision, m, n, k);
     if k <= kernels::matmul::SHORTK_MAX {
         out.push(if precision == "bf16" {
-            Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1, stream_k: None })
+            Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 })
         } else {
             Plan::F32(GemmPlan { kernel: GemmKernel::ShortK, splits: 1 })
         });
@@ -176,11 +160,7 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
     for (f, b) in [(GemmKernel::NarrowMn, Bf16Kernel::NarrowMn), (GemmKernel::NarrowK, Bf16Kernel::NarrowK)] {
         for s in SPLIT_CHOICES {
             if TileModel::of(f).is_some_and(|md| md.accepts(small, big, k, s)) {
-                out.push(if precision == "bf16" {
-                    Plan::Bf16(Bf16Plan { kernel: b, splits: s, stream_k: None })
-                } else {
-                    Plan::F32(GemmPlan { kernel: f, splits: s })
-                });
+                out.push(if precision == "bf16" { Plan::Bf16(Bf16Plan { kernel: b, splits: s }) } else { Plan::F32(GemmPlan { kernel: f, splits: s }) });
             }
         }
     }
@@ -189,7 +169,6 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
 fn name(p: Plan) -> String {
     match p {
         Plan::F32(g) => format!("{:?},{}", g.kernel, g.splits),
-        Plan::Bf16(Bf16Plan { kernel, stream_k: Some(sk), .. }) => format!("{kernel:?}StreamK,{}:{}", sk.tiles, sk.blocks),
         Plan::Bf16(b) => format!("{:?},{}", b.kernel, b.splits),
         Plan::Auto => "Auto,0".into(),
     }

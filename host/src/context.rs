@@ -70,11 +70,10 @@ pub struct Gpu {
 
 /// Output tiles a split-K GEMM may have ([`Gpu::split_counters`]): 64 KiB of counters.
 pub const SPLIT_COUNTERS: usize = 16384;
-/// Floats of split-K workspace per stream (40 MiB): every split of every tile of one GEMM.
+/// Floats of split-K workspace per stream (32 MiB): every split of every tile of one GEMM.
 /// The MLP's largest split product (1024×784 weight gradient at batch 4096, 104 tiles of
-/// 128×64 split 5 ways) needs 17 MiB; stream-K on 132 multiprocessors' 128×256 tiles, two
-/// partial tiles per block, 33.
-pub const SPLIT_WORKSPACE: usize = 10 << 20;
+/// 128×64 split 5 ways) needs 17 MiB.
+pub const SPLIT_WORKSPACE: usize = 8 << 20;
 
 /// How many CUDA devices this process sees: 0 without a GPU or a working driver (for deciding
 /// what can run, e.g. whether data-parallel tests have two GPUs).

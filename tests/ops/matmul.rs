@@ -1,6 +1,6 @@
 use host::DeviceVector;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
-use host::ops::matmul::plan::{StreamKSplit, TileModel};
+use host::ops::matmul::plan::TileModel;
 use host::ops::matmul::{
     Activation, Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan,
     matmul, matmul_into,
@@ -439,7 +439,7 @@ pub fn register(s: &mut Suite) {
                             let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
                             let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
                             let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan { kernel, splits, stream_k: None });
+                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan { kernel, splits });
                             return expect_err("splits shorter than 4 slices", got, |e| matches!(e, Error::InvalidArgument { .. }));
                         }
                         check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
@@ -508,49 +508,6 @@ pub fn register(s: &mut Suite) {
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
                 }
                 Ok(())
-            });
-        }
-    }
-    // Stream-K in the 128-row BF16 wgmma kernels, every layout that runs it (the others refuse
-    // it): 296×1000×520 (ragged last slice: 15 full 64-deep slices and 40 left) in 9 tiles of
-    // 128×256 (6 of 128×208, 9 swapped). Every tile shared by 20 blocks (parts of about 7
-    // slices, several blocks per tile); the last 4 shared by 6 blocks beside a block per whole
-    // tile (blocks crossing tiles); 2 tiles by 32 blocks of one slice (up to 16 parts, summed
-    // in groups of 4); all by 3 blocks (whole tiles inside a block's range).
-    for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::WgmmaSwapped] {
-        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-            s.gpu(format!("gemm_bf16::{kernel:?}::stream_k::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
-                let (m, k, n) = (296, 1000, 520);
-                let all = TileModel::of_bf16(kernel).map_or(0, |md| {
-                    let (sm, sn) = kernel.tile_space(m, n);
-                    md.tiles(sm, sn) as u32
-                });
-                for (tiles, blocks) in [(all, 20), (4, 6), (2, 32), (all, 3)] {
-                    let plan = Bf16Plan { kernel, splits: 1, stream_k: Some(StreamKSplit { tiles, blocks }) };
-                    if !host::ops::matmul::bf16_stream_k(kernel, (ta, !tb)) {
-                        let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
-                        let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
-                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
-                        let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-                        let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, plan);
-                        return expect_err("stream-K on a kernel without it", got, |e| {
-                            matches!(e, Error::InvalidArgument { .. } | Error::MissingKernel { .. })
-                        });
-                    }
-                    check_gemm_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
-                }
-                check_gemm_bf16_plan(
-                    g,
-                    rng,
-                    kernel,
-                    Some(Bf16Plan { kernel, splits: 1, stream_k: Some(StreamKSplit { tiles: 4, blocks: 6 }) }),
-                    (m, k, n),
-                    (ta, tb),
-                    Activation::Tanh,
-                    true,
-                    0.5,
-                    1.0,
-                )
             });
         }
     }
@@ -663,24 +620,6 @@ pub fn check_gemm_bf16(
     rng: &mut rand::rngs::StdRng,
     kernel: Bf16Kernel,
     splits: Option<u32>,
-    shape: (usize, usize, usize),
-    layout: (bool, bool),
-    act: Activation,
-    with_bias: bool,
-    alpha: f32,
-    beta: f32,
-) -> Result<(), String> {
-    let plan = splits.map(|splits| Bf16Plan { kernel, splits, stream_k: None });
-    check_gemm_bf16_plan(g, rng, kernel, plan, shape, layout, act, with_bias, alpha, beta)
-}
-
-/// [`check_gemm_bf16`] with a whole plan (`None`: the kernel's own, through `gemm_bf16_with`).
-#[allow(clippy::too_many_arguments)]
-pub fn check_gemm_bf16_plan(
-    g: &host::Gpu,
-    rng: &mut rand::rngs::StdRng,
-    kernel: Bf16Kernel,
-    plan: Option<Bf16Plan>,
     (m, k, n): (usize, usize, usize),
     (ta, tb): (bool, bool),
     act: Activation,
@@ -706,9 +645,9 @@ pub fn check_gemm_bf16_plan(
     }
     let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act, bf16_copy: None };
-    let r = match plan {
+    let r = match splits {
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
-        Some(plan) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, plan),
+        Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
     };
     // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
     if kernel == Bf16Kernel::ColDot && (m > kernels::matmul::COLDOT_MAX_ROWS || (tb && k > 1)) {
@@ -737,14 +676,13 @@ pub fn check_gemm_bf16_plan(
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
     let got = gpu(dc.to_host(g))?;
-    assert_close(&format!("gemm_bf16 {kernel:?} plan {plan:?} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, 1e-4, atol)?;
-    if let Some(plan) = plan.filter(|p| (p.splits > 1 || p.stream_k.is_some()) && beta == 0.0) {
-        // Split-K and stream-K add their partial products in a fixed order: a second run gives
-        // the same bits.
+    assert_close(&format!("gemm_bf16 {kernel:?} splits {splits:?} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, 1e-4, atol)?;
+    if let Some(splits) = splits.filter(|&s| s > 1 && beta == 0.0) {
+        // Split-K adds its partial products in a fixed order: a second run gives the same bits.
         dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
-        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, plan))?;
+        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }))?;
         if gpu(dc.to_host(g))?.iter().zip(&got).any(|(x, y)| x.to_bits() != y.to_bits()) {
-            return Err(format!("gemm_bf16 {kernel:?} {plan:?} {m}x{k}x{n}: a second run differs"));
+            return Err(format!("gemm_bf16 {kernel:?} splits {splits} {m}x{k}x{n}: a second run differs"));
         }
     }
     Ok(())

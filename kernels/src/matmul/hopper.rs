@@ -34,17 +34,6 @@ pub unsafe fn mbarrier_init(bar: u32, count: u32) {
     unsafe { asm!("mbarrier.init.shared::cta.b64 [{b}], {c};", b = in(reg32) bar, c = in(reg32) count) };
 }
 
-/// Invalidates the barrier at `bar`, so that its word can be initialized again.
-///
-/// # Safety
-/// `bar` is an initialized barrier no thread waits on or arrives at any more, and no
-/// asynchronous copy still completes on.
-#[inline(always)]
-pub unsafe fn mbarrier_inval(bar: u32) {
-    // SAFETY: forwarded.
-    unsafe { asm!("mbarrier.inval.shared::cta.b64 [{b}];", b = in(reg32) bar) };
-}
-
 /// Makes barrier initializations visible to the async proxy (TMA completions) and the cluster.
 #[inline(always)]
 pub fn fence_barrier_init() {
@@ -131,38 +120,6 @@ pub unsafe fn ld_shared_f32(addr: u32) -> f32 {
     let v: f32;
     // SAFETY: forwarded.
     unsafe { asm!("ld.shared.f32 {v}, [{a}];", v = out(reg32) v, a = in(reg32) addr, options(readonly, nostack)) };
-    v
-}
-
-/// The u32 at shared address `addr`, read where it stands: never merged with another read or
-/// moved, so no register holds it between (a block's stream-K state, `wgmma.rs`).
-///
-/// # Safety
-/// `addr` is a 4-byte aligned shared address inside the block's shared memory.
-#[inline(always)]
-pub unsafe fn ld_shared_u32_here(addr: u32) -> u32 {
-    let v: u32;
-    // SAFETY: forwarded.
-    unsafe { asm!("ld.volatile.shared.u32 {v}, [{a}];", v = out(reg32) v, a = in(reg32) addr, options(nostack)) };
-    v
-}
-
-/// Stores `v` at shared address `addr`.
-///
-/// # Safety
-/// `addr` is a 4-byte aligned shared address inside the block's shared memory.
-#[inline(always)]
-pub unsafe fn st_shared_u32(addr: u32, v: u32) {
-    // SAFETY: forwarded.
-    unsafe { asm!("st.volatile.shared.u32 [{a}], {v};", v = in(reg32) v, a = in(reg32) addr, options(nostack)) };
-}
-
-/// This block's index along x, read where it stands (as [`ld_shared_u32_here`]).
-#[inline(always)]
-pub fn block_idx_x_here() -> u32 {
-    let v: u32;
-    // SAFETY: reads a special register.
-    unsafe { asm!("mov.u32 {v}, %ctaid.x;", v = out(reg32) v, options(nostack)) };
     v
 }
 

@@ -135,12 +135,6 @@ pub struct GemmParams {
     /// per accumulator and leave it alone; the host refuses them a copy
     /// (`GemmKernel::writes_bf16_copy`).
     pub c_bf16: u64,
-    /// Stream-K (the `wgmma` kernels only; 0 elsewhere): the grid's first `sk_blocks` blocks
-    /// share the k-slices of the last `sk_tiles` tiles (`split::StreamK`), the rest take one
-    /// tile each; `splits` is then 1, and `sem` and `ws` hold a counter per shared tile and
-    /// two partial tiles per sharing block.
-    pub sk_blocks: u32,
-    pub sk_tiles: u32,
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)
@@ -189,12 +183,7 @@ pub const TILE_GROUP_ROWS: usize = 8;
 pub fn grouped_tile() -> (usize, usize) {
     use crate::thread::{block_idx_x, block_idx_y, grid_dim_x, grid_dim_y};
     let (gx, gy) = (grid_dim_x() as usize, grid_dim_y() as usize);
-    grouped_tile_of(block_idx_y() as usize * gx + block_idx_x() as usize, (gx, gy))
-}
-
-/// Tile `id` of a gx×gy grid of tiles in [`grouped_tile`]'s order.
-#[inline(always)]
-pub fn grouped_tile_of(id: usize, (gx, gy): (usize, usize)) -> (usize, usize) {
+    let id = block_idx_y() as usize * gx + block_idx_x() as usize;
     let per_group = TILE_GROUP_ROWS * gx;
     let first = id / per_group * TILE_GROUP_ROWS;
     let rows = if gy - first < TILE_GROUP_ROWS { gy - first } else { TILE_GROUP_ROWS };

@@ -93,13 +93,9 @@ impl WgTile {
     /// barriers (two per stage, one per slot); at least the epilogue's staged C, which it lays
     /// over the ring once every barrier is done with.
     const fn shared_ring(&self, stage_bytes: usize, slots: usize, scratch_bytes: usize) -> u32 {
-        (1024 + self.pass_state_offset(stage_bytes, slots, scratch_bytes) + 8) as u32
-    }
-    /// Where a stream-K block keeps its next unit (8 bytes past the ring and the staged C).
-    pub const fn pass_state_offset(&self, stage_bytes: usize, slots: usize, scratch_bytes: usize) -> usize {
         let ring = self.stages * stage_bytes + slots * scratch_bytes + (2 * self.stages + slots) * 8;
         let epilogue = self.consumers * 64 * self.ldc() * 4;
-        if ring > epilogue { ring } else { epilogue }
+        (1024 + if ring > epilogue { ring } else { epilogue }) as u32
     }
     /// Row length (floats) of the shared tile the epilogue stages C through: bn + 4 (rows stay
     /// 16-byte aligned; the padding spreads a warp's 8-row fragment stores over the banks).
@@ -190,16 +186,6 @@ const _: () = assert!(WG_NARROW.consumers * 64 * WG_NARROW.ldc() * 4 <= WG_NARRO
 const _: () = assert!(WG_WIDE_208.consumers * 64 * WG_WIDE_208.ldc() * 4 <= WG_WIDE_208.stages * WG_WIDE_208.stage_bytes());
 const _: () = assert!(WG_WIDE_208.shared() as usize <= 227 * 1024);
 
-/// Whether the BF16 `wgmma` kernel of `tile` with an MN-major op(A) (`ta`) and op(B) (`tb`),
-/// as the kernel sees them (a swapped kernel's own), runs stream-K launches
-/// (`GemmParams::sk_blocks`): the 128-row tiles, one block per multiprocessor, whose last round
-/// of tiles can leave most multiprocessors idle. Not the 64-row tiles, which sit at their 128
-/// registers and spilled with the pass loop, nor the 128×256 tile with both operands K-major
-/// (8–24 bytes per thread), nor the TF32 kinds (12–180).
-pub const fn wgmma_stream_k(tile: WgTile, ta: bool, tb: bool) -> bool {
-    tile.consumers > 1 && !(tile.bn == 256 && !ta && !tb)
-}
-
 /// Most splits of a tile that one thread-block cluster holds (`GemmParams::cluster`): the
 /// portable cluster size.
 pub const MAX_CLUSTER_SPLITS: usize = 8;
@@ -240,7 +226,7 @@ pub struct TensorMap(pub [u64; 16]);
 mod device {
     use super::*;
     use crate::matmul::hopper::*;
-    use crate::matmul::split::{StreamK, load_l2_x4, split_index, split_range, sync_threads_or};
+    use crate::matmul::split::{load_l2_x4, split_count_in, split_index, split_range, split_slot, sync_threads_or};
     use crate::matmul::{gemm_epilogue4_step, gemm_epilogue4_with, opaque};
     use crate::shared::dynamic_shared;
     use crate::thread::{sync_threads, thread_idx_x};
@@ -432,7 +418,6 @@ mod device {
         stage_bytes: usize,
         scratch_bytes: usize,
         slots: usize,
-        state: u32,
     }
 
     impl Ring {
@@ -442,14 +427,7 @@ mod device {
         pub fn new(base: u32, tile: WgTile, xa: bool, xb: bool, split: bool) -> Ring {
             let slots = if split { WG_SPLIT_SLOTS } else { WgTile::scratch_slots(xa, xb) };
             let stage_bytes = tile.stage_bytes() * if split { 2 } else { 1 };
-            let scratch_bytes = tile.scratch_bytes(xa, xb);
-            let state = base + tile.pass_state_offset(stage_bytes, slots, scratch_bytes) as u32;
-            Ring { base, stages: tile.stages, stage_bytes, scratch_bytes, slots, state }
-        }
-        /// The stream-K pass state: the unit the block's next pass starts at (`wgmma_gemm`).
-        #[inline(always)]
-        pub fn state(&self) -> u32 {
-            self.state
+            Ring { base, stages: tile.stages, stage_bytes, scratch_bytes: tile.scratch_bytes(xa, xb), slots }
         }
         #[inline(always)]
         pub fn stage(&self, s: usize) -> u32 {
@@ -462,16 +440,6 @@ mod device {
         #[inline(always)]
         fn bar(&self, i: usize) -> u32 {
             self.scratch(self.slots) + 8 * i as u32
-        }
-        /// Barrier i of [`Ring::barriers`] (full, empty, then landed).
-        #[inline(always)]
-        pub fn barrier(&self, i: usize) -> u32 {
-            self.bar(i)
-        }
-        /// The ring's barriers: a full and an empty one per stage, a landed one per slot.
-        #[inline(always)]
-        pub fn barriers(&self) -> usize {
-            2 * self.stages + self.slots
         }
         #[inline(always)]
         pub fn full(&self, s: usize) -> u32 {
@@ -740,127 +708,18 @@ mod device {
     /// of the tensor maps, `edge_a`/`edge_b` those of the same operands in the edge boxes of
     /// [`kmajor_box_rows`] (K-major ones). `TA`: A is stored k×m (op(A) = Aᵀ, m contiguous);
     /// `TB`: B is stored k×n (n contiguous). Otherwise the operand is stored with k contiguous
-    /// (A as m×k, B as n×k). `params` gives the generic address of `p`, anew at each call.
+    /// (A as m×k, B as n×k).
     ///
     /// # Safety
     /// See the kernels.
     #[inline(always)]
-    pub unsafe fn wgmma_gemm<'a, K: WgKind, const TA: bool, const TB: bool, const SWAP: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
-        map_a: u64,
-        map_b: u64,
-        edges: (u64, u64),
-        c: *mut f32,
-        bias: *const f32,
-        (p, params): (&'a GemmParams, impl Fn() -> u64 + Copy),
-    ) {
-        if !stream_k::<K, TA, TB, CONS, NACC>() {
-            // SAFETY: forwarded.
-            unsafe { wgmma_pass::<K, TA, TB, SWAP, CONS, NACC, STAGES>(map_a, map_b, edges, c, bias, (p, || p)) };
-            return;
-        }
-        // Each pass reads the parameters through their generic address, computed anew (an
-        // instruction the optimizer neither hoists nor merges) before the main loop and again
-        // after it, and a stream-K block's next unit from shared memory: nothing of one pass is
-        // held across the next, and nothing of the loop across a pass's main loop (the 128×256
-        // tile spilled 12–236 bytes per thread otherwise; through `&p` cast to a pointer, the
-        // parameters were copied to the stack).
-        // SAFETY: `params` is the address of the kernel's parameters.
-        let reload = move || unsafe { &*(params() as *const GemmParams) };
-        let slices = (p.k as usize).div_ceil(K::BK).max(1);
-        let state = ring_of::<K, TA, TB, CONS, NACC, STAGES>().state();
-        let tid = thread_idx_x();
-        if let Some(sk) = StreamK::of(p, slices)
-            && (block_idx_x_here() as usize) < sk.blocks
-        {
-            if tid == 0 {
-                // SAFETY: the state word lies inside the block's shared memory.
-                unsafe { st_shared_u32(state, sk.start(block_idx_x_here() as usize) as u32) };
-            }
-            sync_threads();
-        }
-        loop {
-            // SAFETY: forwarded.
-            unsafe { wgmma_pass::<K, TA, TB, SWAP, CONS, NACC, STAGES>(map_a, map_b, edges, c, bias, (p, reload)) };
-            let p = reload();
-            let b = block_idx_x_here() as usize;
-            let Some(sk) = StreamK::of(p, slices).filter(|sk| b < sk.blocks) else { break };
-            // SAFETY: the state word.
-            let u = unsafe { ld_shared_u32_here(state) } as usize;
-            let next = (u / slices + 1) * slices;
-            if next >= sk.start(b + 1) {
-                break;
-            }
-            // Every thread has read the state: advance it.
-            sync_threads();
-            if tid == 0 {
-                // SAFETY: the state word.
-                unsafe { st_shared_u32(state, next as u32) };
-            }
-            sync_threads();
-        }
-    }
-
-    /// The ring of a kernel's tile, at its 1024-aligned base in the dynamic shared memory.
-    #[inline(always)]
-    fn ring_of<K: WgKind, const TA: bool, const TB: bool, const CONS: usize, const NACC: usize, const STAGES: usize>() -> Ring {
-        let tile = WgTile { consumers: CONS, bn: 2 * NACC, stages: STAGES };
-        // MN-major operands the producers transpose in shared memory (TF32); split kinds take
-        // both operands through the scratch slots.
-        let (xa, xb) = if K::SPLIT { (true, true) } else { (TA && K::TRANSPOSES, TB && K::TRANSPOSES) };
-        let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
-        Ring::new(base, tile, xa, xb, K::SPLIT)
-    }
-
-    /// Whether a kernel runs stream-K launches ([`wgmma_gemm`], [`super::wgmma_stream_k`]).
-    #[inline(always)]
-    const fn stream_k<K: WgKind, const TA: bool, const TB: bool, const CONS: usize, const NACC: usize>() -> bool {
-        K::BYTES == 2 && super::wgmma_stream_k(WgTile { consumers: CONS, bn: 2 * NACC, stages: 1 }, TA, TB)
-    }
-
-    /// What this pass of a block computes, read anew: with stream-K ([`stream_k`] kernels
-    /// only), from the block index and the block's state word.
-    #[inline(always)]
-    fn pass_now<K: WgKind, const TA: bool, const TB: bool, const CONS: usize, const NACC: usize>(p: &GemmParams, slices: usize, state: u32) -> Pass {
-        let sk = if stream_k::<K, TA, TB, CONS, NACC>() { StreamK::of(p, slices) } else { None };
-        match sk {
-            None => Pass::Grid,
-            Some(sk) => {
-                let b = block_idx_x_here();
-                if b as usize >= sk.blocks {
-                    Pass::Whole(b - sk.blocks as u32)
-                } else {
-                    // SAFETY: the state word lies inside the block's shared memory.
-                    Pass::Shared(b, unsafe { ld_shared_u32_here(state) })
-                }
-            }
-        }
-    }
-
-    /// What one pass of [`wgmma_pass`] computes.
-    #[derive(Clone, Copy)]
-    enum Pass {
-        /// The tile of this block in [`crate::matmul::grouped_tile`] order (split-K: its range
-        /// of k along gridDim.z).
-        Grid,
-        /// Stream-K launch: whole tile `id` (grouped order) of those not shared.
-        Whole(u32),
-        /// Stream-K launch: the segment of block b from unit u.
-        Shared(u32, u32),
-    }
-
-    /// One tile, or one stream-K segment of one ([`pass_now`]).
-    ///
-    /// # Safety
-    /// See the kernels.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    unsafe fn wgmma_pass<'a, K: WgKind, const TA: bool, const TB: bool, const SWAP: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
+    pub unsafe fn wgmma_gemm<K: WgKind, const TA: bool, const TB: bool, const SWAP: bool, const CONS: usize, const NACC: usize, const STAGES: usize>(
         map_a: u64,
         map_b: u64,
         (edge_a, edge_b): (u64, u64),
         c: *mut f32,
         bias: *const f32,
-        (p, reload): (&'a GemmParams, impl Fn() -> &'a GemmParams),
+        p: &GemmParams,
     ) {
         let tile = WgTile { consumers: CONS, bn: 2 * NACC, stages: STAGES };
         // A 32-wide MN-major op(B) (bf16 only) lands in one 64-byte swizzled box.
@@ -873,29 +732,10 @@ mod device {
         // Split kinds take both operands through the scratch slots.
         let (xa, xb) = if K::SPLIT { (true, true) } else { (TA && K::TRANSPOSES, TB && K::TRANSPOSES) };
         let (ta_smem, tb_smem) = (TA && !xa, TB && !xb);
-        let ring = ring_of::<K, TA, TB, CONS, NACC, STAGES>();
-        let base = ring.stage(0);
+        let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
+        let ring = Ring::new(base, tile, xa, xb, K::SPLIT);
         let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
         let transposes = xa || xb;
-        let slices = (p.k as usize).div_ceil(K::BK).max(1);
-        let pass = pass_now::<K, TA, TB, CONS, NACC>(p, slices, ring.state());
-        // A stream-K block's passes after its first reuse the barriers and the staged tile.
-        let again = match pass {
-            Pass::Shared(b, u) => u as usize != StreamK { tiles: p.sk_tiles as usize, blocks: p.sk_blocks as usize, slices }.start(b as usize),
-            _ => false,
-        };
-        if again {
-            // Every thread is done with the last pass's barriers and staged tile; its writes to
-            // the tile come before the copy engine's into the same bytes.
-            fence_proxy_async();
-            sync_threads();
-            if tid == 0 {
-                for i in 0..ring.barriers() {
-                    // SAFETY: no thread uses the barrier until the barrier below.
-                    unsafe { mbarrier_inval(ring.barrier(i)) };
-                }
-            }
-        }
         if tid == 0 {
             prefetch_tensormap(map_a);
             prefetch_tensormap(map_b);
@@ -923,33 +763,11 @@ mod device {
         grid_dependency_wait();
         launch_dependents();
 
-        // This pass's tile and k-slices (split-K or stream-K: its range; the host makes every
-        // range non-empty).
-        // The pass's (tile row, tile column, split, first slice, end slice).
-        let place = |p: &GemmParams, pass: Pass, slices: usize| {
-            let (rows_c, cols_c) = if SWAP { (p.n as usize, p.m as usize) } else { (p.m as usize, p.n as usize) };
-            let grid = (cols_c.div_ceil(bn), rows_c.div_ceil(bm));
-            match pass {
-                Pass::Grid => {
-                    let (tm, tn) = crate::matmul::grouped_tile();
-                    let z = split_index(p);
-                    let (first, end) = split_range(p, z, slices);
-                    (tm, tn, z, first, end)
-                }
-                Pass::Whole(id) => {
-                    let (tm, tn) = crate::matmul::grouped_tile_of(id as usize, grid);
-                    (tm, tn, 0, 0, slices)
-                }
-                Pass::Shared(b, u) => {
-                    let sk = StreamK { tiles: p.sk_tiles as usize, blocks: p.sk_blocks as usize, slices };
-                    let seg = sk.segment(b as usize, u as usize);
-                    let (tm, tn) = crate::matmul::grouped_tile_of(grid.0 * grid.1 - sk.tiles + seg.tile, grid);
-                    (tm, tn, 0, seg.first, seg.end)
-                }
-            }
-        };
-        let (tile_m, tile_n, _, first, end) = place(p, pass, slices);
+        let (tile_m, tile_n) = crate::matmul::grouped_tile();
         let (m0, n0) = (tile_m * bm, tile_n * bn);
+        // This block's k-slices (split-K: its range; the host makes every range non-empty).
+        let z = split_index(p);
+        let (first, end) = split_range(p, z, (p.k as usize).div_ceil(K::BK).max(1));
         let ktiles = end - first;
 
         if wg == 0 && K::SPLIT {
@@ -1113,13 +931,6 @@ mod device {
                 }
             });
         }
-        // The parameters and the pass anew (`wgmma_gemm`).
-        let p = reload();
-        let slices = (p.k as usize).div_ceil(K::BK).max(1);
-        let pass = pass_now::<K, TA, TB, CONS, NACC>(p, slices, ring.state());
-        // The tile anew, too: nothing of the placement stays live across the main loop.
-        let (tile_m, tile_n, z, _, _) = place(p, pass, slices);
-        let (m0, n0) = (tile_m * bm, tile_n * bn);
         // With SWAP the block computed the bm×bn tile at (m0, n0) of Cᵀ and staged it as the
         // bn×bm tile at (n0, m0) of C: the epilogue below works on C.
         let (m0, n0, bm, bn, ldc) = if SWAP { (n0, m0, bn, bm, bm + 4) } else { (m0, n0, bm, bn, ldc) };
@@ -1229,48 +1040,26 @@ mod device {
             }
             return;
         }
-        // Partial tiles through the workspace, of split-K or of a stream-K tile cut between
-        // blocks: (counter, parts, this block's slot, part 0's slot, slot stride, part 0's
-        // slot offset). Split-K: counter `tile_id`, slots tile_id · splits + z; stream-K: the
-        // shared tile's counter and its parts' slots (`StreamK::part_slot`: 2·block, plus one
-        // for part 0 where the tile is its block's last segment).
-        let partials = match pass {
-            Pass::Shared(b, u) => {
-                let sk = StreamK { tiles: p.sk_tiles as usize, blocks: p.sk_blocks as usize, slices };
-                let (b, u) = (b as usize, u as usize);
-                let seg = sk.segment(b, u);
-                let b0 = b - seg.part;
-                let last = usize::from(sk.start(b0) < seg.tile * slices);
-                (seg.parts > 1).then_some((seg.tile, seg.parts, seg.slot, 2 * b0, 2, last))
-            }
-            _ if p.splits > 1 => {
-                let (tile_id, parts) = (tile_m * crate::thread::grid_dim_x() as usize + tile_n, p.splits as usize);
-                Some((tile_id, parts, tile_id * parts + z as usize, tile_id * parts, 1, 0))
-            }
-            _ => None,
-        };
-        if let Some((tile_id, parts, own_slot, slot0, stride, offset0)) = partials {
+        if p.splits > 1 {
             // Split-K on the staged tile (the accumulator registers are dead by now: touching
             // them on a path only some blocks take makes ptxas serialize every wgmma). Only the
             // quads inside C travel: `q` numbers them row by row over the `cq` quads of each of
             // the `rows` rows that C has (a 32-row product on 64-row tiles moves half the tile).
             // Each thread publishes, and in the last block sums, the quads it stores below.
-            let slot_of = move |zz: usize| slot0 + stride * zz + if zz == 0 { offset0 } else { 0 };
+            let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
             let end = rows * cq;
             let staged_quad = |q: usize| quad((q / cq) * (bn / 4) + q % cq);
             // SAFETY: with split-K the host gives a counter per tile and a workspace of
-            // tiles · splits · (bm·bn) floats, with stream-K a counter per shared tile and
-            // `StreamK::slots` tiles (q < bm·bn/4); quads are 16-byte aligned in both.
-            let (ws, sem) = (p.ws, p.sem);
+            // tiles · splits · (bm·bn) floats (q < bm·bn/4); quads are 16-byte aligned in both.
             unsafe {
-                let slab = |slot: usize| (ws as *mut f32).add(slot * bm * bn) as *mut F32x4;
-                let own = slab(own_slot);
+                let slab = |zz: usize| split_slot(p, tile_id, zz, bm * bn) as *mut F32x4;
+                let own = slab(z as usize);
                 let mut q = tid;
                 while q < end {
                     *own.add(q) = *staged_quad(q);
                     q += threads;
                 }
-                if !crate::reduce::last_block_in((sem as *mut u32).add(tile_id), parts as u32, tid == 0, sync_threads_or) {
+                if !split_count_in(p, tile_id, tid == 0, sync_threads_or) {
                     return;
                 }
                 // The last block sums the splits in z order, a chunk of 4 quads per thread at a
@@ -1278,7 +1067,7 @@ mod device {
                 // trip per chunk and group of 4 splits; one per split and chunk made a wgmma
                 // split cost about 4 µs), 16 quads in flight beside the kernel's other
                 // registers.
-                let splits = opaque(parts);
+                let splits = opaque(p.splits as usize);
                 let mut first_q = tid;
                 while first_q < end {
                     let mut sum = [F32x4::ZERO; 4];
@@ -1287,7 +1076,7 @@ mod device {
                         let mut w = [[F32x4::ZERO; 4]; 4];
                         unroll!(g in [0, 1, 2, 3] {
                             if zz + g < splits {
-                                let part = slab(slot_of(zz + g)) as *const f32;
+                                let part = slab(zz + g) as *const f32;
                                 unroll!(i in [0, 1, 2, 3] {
                                     let q = first_q + i * threads;
                                     if q < end {
@@ -1317,8 +1106,6 @@ mod device {
             // The epilogue below walks the staged tile in its own order: other threads' sums.
             sync_threads();
         }
-        // The parameters anew (not held across the sums above).
-        let p = reload();
         // Where C takes no quads, a thread's four values are one column of four staged rows
         // (group idx: rows 4·(idx / bn) + j, column idx % bn; `gemm_epilogue4_step`).
         let quads = crate::matmul::c_takes_quads(c, bias, p);
@@ -1471,10 +1258,9 @@ macro_rules! wgmma_kernel {
             let _ = (map_a, map_b, edge_a, edge_b);
             let (a, b) = (param_addr!($name, 0), param_addr!($name, 1));
             let edges = (param_addr!($name, 2), param_addr!($name, 3));
-            let params = || param_addr!($name, 6);
             // SAFETY: forwarded from the caller.
             unsafe {
-                device::wgmma_gemm::<device::$kind, $ta, $tb, $swap, { $tile.consumers }, { $tile.bn / 2 }, { $tile.stages }>(a, b, edges, c, bias, (&p, params))
+                device::wgmma_gemm::<device::$kind, $ta, $tb, $swap, { $tile.consumers }, { $tile.bn / 2 }, { $tile.stages }>(a, b, edges, c, bias, &p)
             }
         }
     };

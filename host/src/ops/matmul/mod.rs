@@ -1599,9 +1599,6 @@ pub struct Bf16Plan {
     /// Blocks along k per output tile (1: no split-K; more only for the kernels of
     /// [`plan::TileModel::of_bf16`]).
     pub splits: u32,
-    /// Stream-K ([`plan::TileModel::stream_k`]; `splits` is then 1): the last tiles shared
-    /// evenly by a number of blocks. Only the kernels [`bf16_stream_k`] allows.
-    pub stream_k: Option<plan::StreamKSplit>,
 }
 
 /// [`gemm`] with bf16 A and B on the BF16 tensor cores, f32 accumulation, f32 C and bias. Any
@@ -1664,32 +1661,32 @@ pub(crate) fn bf16_plan(
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
-            Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1, stream_k: None }
+            Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 }
         }
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
-            Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits, stream_k: None }
+            Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
         }
         Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16) || shortk_instead_of_padding(m, n, k, pad) => {
-            Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1, stream_k: None }
+            Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 }
         }
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
-            Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1, stream_k: None }
+            Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
-            let (kernel, splits, stream_k) = plan::choose_bf16(wgmma && k > 0, (ta == Transpose::Yes, tb == Transpose::No), pad, m, n, k, sms);
-            Bf16Plan { kernel, splits, stream_k }
+            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, (ta == Transpose::Yes, tb == Transpose::No), pad, m, n, k, sms);
+            Bf16Plan { kernel, splits }
         }
-        Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits, stream_k: None },
-        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits, stream_k: None },
-        Bf16Kernel::NarrowMn => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits, stream_k: None },
-        Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits, stream_k: None },
-        kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms), stream_k: None },
+        Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
+        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits },
+        Bf16Kernel::NarrowMn => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits },
+        Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits },
+        kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms) },
     };
     match plan.kernel {
         // `Auto` picked a kernel that writes no bf16 copy of C: the 64×64 `mma.sync` tiles do.
         picked if kernel == Bf16Kernel::Auto && copy && !picked.writes_bf16_copy() => {
-            Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms), stream_k: None }
+            Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms) }
         }
         _ => plan,
     }
@@ -1726,14 +1723,6 @@ fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
 fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Multiprocessors) -> u32 {
     let (m, n) = kernel.tile_space(m, n);
     plan::TileModel::of_bf16(kernel).map_or(1, |model| model.best_splits(m, n, k, sms).0)
-}
-
-/// Whether a BF16 kernel runs stream-K launches for a product whose op(A) and op(B) are
-/// MN-major (`a_mn`, `b_mn`): the `wgmma` kernels of [`kernels::matmul::wgmma_stream_k`], whose
-/// operands a swapped kernel takes as op(B)ᵀ and op(A)ᵀ.
-pub fn bf16_stream_k(kernel: Bf16Kernel, (a_mn, b_mn): (bool, bool)) -> bool {
-    let (a, b) = if kernel.swaps() { (b_mn, a_mn) } else { (a_mn, b_mn) };
-    kernel.wgmma_tile().is_some_and(|tile| kernels::matmul::wgmma_stream_k(tile, a, b))
 }
 
 /// The `wgmma` kernel of a BF16 layout and tile.
@@ -1819,17 +1808,6 @@ fn run_bf16_plan(
     let params = match model {
         Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
         _ => params,
-    };
-    let params = match plan.stream_k {
-        Some(split) => {
-            let runs = plan.splits == 1 && bf16_stream_k(plan.kernel, (ta == Transpose::Yes, tb == Transpose::No));
-            if !runs || !model.is_some_and(|md| md.accepts_stream_k(tm, tn, params.k as usize, split)) {
-                return invalid(format!("stream-K {split:?} of {tm}×{tn}×{} with {:?} and {} splits", params.k, plan.kernel, plan.splits));
-            }
-            let (sem, ws) = gpu.split_buffers();
-            GemmParams { sk_blocks: split.blocks, sk_tiles: split.tiles, sem, ws, ..params }
-        }
-        None => params,
     };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     // A tile kernel's grid: a block per tile, a split per z.
@@ -1980,11 +1958,6 @@ fn launch_wgmma(
     let (rows, cols) = if x.swap { (n, m) } else { (m, n) };
     let mut cfg = tile_grid(info.name, rows, cols, (tile.bm(), tile.bn), tile.threads(), shared)?;
     cfg.grid.z = params.splits;
-    if params.sk_blocks > 0 {
-        // Stream-K: the sharing blocks, then a block per tile not shared, along x.
-        let tiles = rows.div_ceil(tile.bm()) * cols.div_ceil(tile.bn);
-        cfg.grid = crate::launch::Dim3::xyz(params.sk_blocks + (tiles - params.sk_tiles as usize) as u32, 1, 1);
-    }
     // The wgmma kernels wait for the previous grid after their prologue
     // (`grid_dependency_wait`), so they may start while it finishes.
     cfg = cfg.with_overlap();
@@ -2046,8 +2019,6 @@ fn gemm_params(
         x3_slices: 0,
         cluster: 0,
         c_bf16: epilogue.bf16_copy.map_or(0, |c| c.device_ptr()),
-        sk_blocks: 0,
-        sk_tiles: 0,
     }))
 }
 

@@ -69,14 +69,6 @@
 use super::{Bf16Kernel, GemmKernel};
 use crate::context::{SPLIT_COUNTERS, SPLIT_WORKSPACE};
 
-/// A stream-K launch ([`kernels::matmul::StreamK`]): `blocks` blocks share the k-slices of the
-/// last `tiles` output tiles evenly, a block per tile runs the rest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct StreamKSplit {
-    pub tiles: u32,
-    pub blocks: u32,
-}
-
 /// How [`super::gemm_with_plan`] runs one product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GemmPlan {
@@ -417,52 +409,6 @@ impl TileModel {
 }
 
 impl TileModel {
-    /// Stream-K of an m×n×k product ([`kernels::matmul::StreamK`]), with its estimated cost:
-    /// the whole rounds of tiles but the last one or two run a tile per block, and one block
-    /// per multiprocessor shares the rest evenly; the cheaper of the two. `None` where neither
-    /// is worth considering: every block at least [`MIN_SLICES_PER_SPLIT`] slices, the shared
-    /// tiles' counters and the blocks' partial tiles inside this stream's split-K buffers.
-    ///
-    /// Priced as [`TileModel::cost`] prices a split: a block's slices, its fixed cost once per
-    /// tile it touches, and the partial tiles the last block of a shared tile adds.
-    pub fn stream_k(&self, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<(StreamKSplit, f64)> {
-        let blocks = sms.count.max(1);
-        let tiles = self.tiles(m, n);
-        let slices = k.div_ceil(self.bk).max(1);
-        let area = (self.bm * self.bn) as f64;
-        let rate = self.eff * (self.warps as f64 / SAT_WARPS).min(1.0);
-        let partial = (self.bm.min(m) * self.bn.min(n.next_multiple_of(4))) as f64;
-        let rounds = tiles / blocks;
-        let mut best: Option<(StreamKSplit, f64)> = None;
-        for whole in [rounds, rounds.saturating_sub(1)] {
-            let shared = tiles - whole * blocks;
-            let sk = kernels::matmul::StreamK { tiles: shared, blocks, slices };
-            let split = StreamKSplit { tiles: shared as u32, blocks: blocks as u32 };
-            if shared == 0 || sk.units() < blocks * MIN_SLICES_PER_SPLIT || !self.accepts_stream_k(m, n, k, split) {
-                continue;
-            }
-            let per = sk.units().div_ceil(blocks);
-            // At most: the tiles a block's slices touch, and the blocks a tile's slices span.
-            let (segments, parts) = (per.div_ceil(slices) + 1, slices.div_ceil(per) + 1);
-            let whole_rounds = whole as f64 * ((slices * self.bk) as f64 + self.fixed) * area / rate;
-            let sharing = ((per * self.bk) as f64 + self.fixed * segments as f64) * area / rate;
-            let cost = whole_rounds + sharing + (parts - 1) as f64 * self.split * partial / self.eff;
-            if best.is_none_or(|(_, c)| cost < c) {
-                best = Some((split, cost));
-            }
-        }
-        best
-    }
-
-    /// Whether the kernel can run `split` on an m×n×k product: tiles to share among the
-    /// product's, every block at least one slice, the counters and partial tiles inside this
-    /// stream's split-K buffers.
-    pub fn accepts_stream_k(&self, m: usize, n: usize, k: usize, split: StreamKSplit) -> bool {
-        let (tiles, blocks) = (split.tiles as usize, split.blocks as usize);
-        let units = tiles * k.div_ceil(self.bk).max(1);
-        (1..=self.tiles(m, n).min(SPLIT_COUNTERS)).contains(&tiles) && (1..=units).contains(&blocks) && 2 * blocks * self.bm * self.bn <= SPLIT_WORKSPACE
-    }
-
     /// The cheapest split count for this kernel, with its estimated cost.
     pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
@@ -756,15 +702,7 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// ran nn and tn products as fast or 1–6 % faster where it has as many tiles (3000³ nn 122 µs
 /// against 124, 2000³ 29.2 against 30.7), and faster where it has fewer (112 against 128 at
 /// 4096×784×4096); with more (784×4096×4096 tn: 128 against 112) 6 % slower.
-pub fn choose_bf16(
-    wgmma: bool,
-    (a_mn, b_mn): (bool, bool),
-    stage_elems: usize,
-    m: usize,
-    n: usize,
-    k: usize,
-    sms: Multiprocessors,
-) -> (Bf16Kernel, u32, Option<StreamKSplit>) {
+pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n).map(move |(x, md)| {
         let slower = b_mn && x == Bf16Kernel::Wgmma128x208;
@@ -773,10 +711,10 @@ pub fn choose_bf16(
     let staging = staging_cost(stage_elems, sms.count);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     let Some((kernel, splits, cost)) = cheapest(cands, total, m, n, k, sms) else {
-        return (Bf16Kernel::MmaLdmatrix, 1, None);
+        return (Bf16Kernel::MmaLdmatrix, 1);
     };
     if !wgmma {
-        return (kernel, splits, None);
+        return (kernel, splits);
     }
     let (mut kernel, mut splits, mut cost) = (kernel, splits, cost);
     if let Some(swapped) = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped) {
@@ -800,21 +738,7 @@ pub fn choose_bf16(
             (kernel, splits, cost) = (slim, s_splits, s_cost + staging);
         }
     }
-    // Stream-K on the 128-row tiles that run it, where it beats the pick by [`SPLIT_GAIN`].
-    let mut stream_k = None;
-    for wide in [Bf16Kernel::Wgmma, Bf16Kernel::WgmmaSwapped, Bf16Kernel::Wgmma128x208] {
-        let (sm, sn) = wide.tile_space(m, n);
-        let admitted = wide != Bf16Kernel::Wgmma128x208 || wide_208_saves_columns(n);
-        let Some(model) = TileModel::of_bf16(wide).filter(|_| admitted && super::bf16_stream_k(wide, (a_mn, b_mn))) else { continue };
-        let model = if b_mn && wide == Bf16Kernel::Wgmma128x208 { TileModel { eff: model.eff * BF16_208_MN_B_EFF, ..model } } else { model };
-        if let Some((split, c)) = model.stream_k(sm, sn, k, sms)
-            && c + staging < SPLIT_GAIN * cost
-        {
-            (kernel, splits, cost, stream_k) = (wide, 1, c + staging, Some(split));
-        }
-    }
-    let _ = cost;
-    (kernel, splits, stream_k)
+    (kernel, splits)
 }
 
 /// Most columns of its tile space (n, or m when swapped) for which `Bf16Kernel::Auto` considers
