@@ -111,26 +111,6 @@ pub fn fence_proxy_async() {
     unsafe { asm!("fence.proxy.async.shared::cta;") };
 }
 
-/// Copies `bytes` from shared address `src` to global `dst` with the copy engine (a bulk copy,
-/// in this thread's bulk group), then waits until it has read the source (the writes complete
-/// before the grid does).
-///
-/// # Safety
-/// `src` and `dst` are 16-byte aligned, `bytes` a multiple of 16, both ranges inside their
-/// memory; the source bytes were written before (with [`fence_proxy_async`] between).
-#[inline(always)]
-pub unsafe fn bulk_store_wait(dst: *mut f32, src: u32, bytes: u32) {
-    // SAFETY: forwarded.
-    unsafe {
-        asm!(
-            "cp.async.bulk.global.shared::cta.bulk_group [{d}], [{s}], {n};",
-            "cp.async.bulk.commit_group;",
-            "cp.async.bulk.wait_group.read 0;",
-            d = in(reg64) dst as u64, s = in(reg32) src, n = in(reg32) bytes,
-        )
-    };
-}
-
 /// The f32 at shared address `addr`.
 ///
 /// # Safety

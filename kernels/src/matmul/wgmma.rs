@@ -1106,39 +1106,6 @@ mod device {
             // The epilogue below walks the staged tile in its own order: other threads' sums.
             sync_threads();
         }
-        // The plain case of an unsplit tile (β = 0, no bf16 copy, C's rows 16-byte aligned and
-        // n a multiple of 4): α, bias and the activation applied to the staged tile in place,
-        // then each row inside C copied out by the copy engine, one bulk copy per row.
-        let c_ok = crate::matmul::c_takes_quads(c, bias, p);
-        if c_ok && p.beta == 0.0 && p.c_bf16 == 0 && p.n % 4 == 0 {
-            let plain = p.alpha == 1.0 && p.has_bias == 0 && act == crate::math::Activation::Identity;
-            if !plain {
-                let mut idx = tid;
-                while idx < rows * cq {
-                    let (r, q) = (idx / cq, idx % cq);
-                    // SAFETY: inside the staged tile (r < bm, q < bn/4); the bias has n entries
-                    // and n0 + 4q + 4 ≤ n (n a multiple of 4), 16-byte aligned (`c_takes_quads`).
-                    unsafe {
-                        let at = quad(r * (bn / 4) + q);
-                        let mut v = (*at).map(|x| p.alpha * x);
-                        if p.has_bias != 0 {
-                            v = v.zip(*(bias.add(n0 + 4 * q) as *const F32x4), |x, b| x + b);
-                        }
-                        *at = v.map(|x| act.apply(x));
-                    }
-                    idx += threads;
-                }
-            }
-            // The threads' writes reach the copy engine (the async proxy), then every row's copy.
-            fence_proxy_async();
-            sync_threads();
-            if tid < rows {
-                // SAFETY: row m0 + tid < m, columns n0 .. n0 + 4·cq ≤ n (n a multiple of 4), 16-byte
-                // aligned in C (`c_takes_quads`) and in the staged tile (rows of ldc floats).
-                unsafe { bulk_store_wait(c.add((m0 + tid) * p.ldc as usize + n0), base + (tid * ldc * 4) as u32, (cq * 16) as u32) };
-            }
-            return;
-        }
         // Where C takes no quads, a thread's four values are one column of four staged rows
         // (group idx: rows 4·(idx / bn) + j, column idx % bn; `gemm_epilogue4_step`).
         let quads = crate::matmul::c_takes_quads(c, bias, p);
