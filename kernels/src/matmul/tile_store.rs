@@ -146,13 +146,13 @@ mod device {
         // Where C takes no quads, a thread's four values are one column of four rows instead
         // (group q: rows 4·(q / bn) + j, column q % bn), so each of a warp's four stores covers
         // adjacent floats of a row (`gemm_epilogue4_step`).
-        let quad = crate::matmul::c_takes_quads(c, bias, p);
+        let takes_quads = crate::matmul::c_takes_quads(c, bias, p);
         let mut q = tid;
         // SAFETY: every value read is inside the tile (bm is a multiple of 4); C is
         // bounds-checked by gemm_epilogue4_step (forwarded).
         unsafe {
             while q < quads {
-                if quad {
+                if takes_quads {
                     let (r, c4) = (q / row_quads, q % row_quads * 4);
                     let v = *(s.add(r * ld + c4) as *const F32x4);
                     crate::matmul::gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + c4), (0, 1), v.0);

@@ -1108,11 +1108,11 @@ mod device {
         }
         // Where C takes no quads, a thread's four values are one column of four staged rows
         // (group idx: rows 4·(idx / bn) + j, column idx % bn; `gemm_epilogue4_step`).
-        let quads = crate::matmul::c_takes_quads(c, bias, p);
+        let takes_quads = crate::matmul::c_takes_quads(c, bias, p);
         let mut idx = tid;
-        let end = if quads { rows * (bn / 4) } else { rows.div_ceil(4) * bn };
+        let end = if takes_quads { rows * (bn / 4) } else { rows.div_ceil(4) * bn };
         while idx < end {
-            if quads {
+            if takes_quads {
                 let (r, c4) = (idx / (bn / 4), 4 * (idx % (bn / 4)));
                 // SAFETY: inside the staged tile.
                 let v = unsafe { *quad(idx) };
