@@ -86,7 +86,7 @@ pub const TC_TILE_64: TcTile = TcTile { mt: 2, wn: 2 };
 mod device {
     use super::*;
     use crate::matmul::GemmParams;
-    use crate::matmul::common::{cp_async_16, cp_async_commit, cp_async_wait};
+    use crate::matmul::common::{cp_async_4, cp_async_16, cp_async_commit, cp_async_wait};
     use crate::matmul::split::{split_index, split_range};
     use crate::matmul::tile_store::{store_tile, tile_ld};
     use crate::thread;
@@ -163,7 +163,8 @@ mod device {
 
         /// Starts copying the `tile_outer`×BK tile at (o0, k0) into `s` (layout KC), `threads`
         /// threads sharing the work: 16-byte `cp.async` with zero fill past the matrix, or,
-        /// without `vec`, guarded element loads stored directly.
+        /// without `vec`, 4-byte `cp.async` of single elements for 4-byte elements
+        /// ([`Self::issue_elements`]) and guarded element loads stored directly for 2-byte ones.
         ///
         /// # Safety
         /// `s` is a stage region of shared memory holding the tile; strides describe the buffer.
@@ -182,6 +183,11 @@ mod device {
         ) {
             let v = Self::V;
             let ldo = tc_ldo(tile_outer);
+            if !self.vec && core::mem::size_of::<E>() == 4 {
+                // SAFETY: forwarded.
+                unsafe { self.issue_elements::<KC>((tile_outer, threads), ldk, ldo, bk, s, (o0, k0), tid) };
+                return;
+            }
             let chunks = tile_outer * bk / v / threads;
             let mut j = 0;
             while j < chunks {
@@ -204,6 +210,9 @@ mod device {
                     let src = if avail > 0 { unsafe { self.ptr.add(go * self.os + gq * self.ks) } } else { self.ptr };
                     unsafe { cp_async_16(dst as *mut u8, src as *const u8, (avail * core::mem::size_of::<E>()) as u32) };
                 } else {
+                    // 2-byte elements (`cp.async` copies 4 bytes at least): the chunk's V loads,
+                    // then its stores. One element per thread and copy, as the 4-byte path,
+                    // ran BF16 1.34-1.38 times slower (H100, docs/runs/2026-11-25-h100-s20/d3).
                     for i in 0..v {
                         let (eo, eq) = if KC { (go, gq + i) } else { (go + i, gq) };
                         let x = if eo < self.outer && eq < self.k {
@@ -217,6 +226,47 @@ mod device {
                         unsafe { *s.add(tile_index::<KC>(ldk, ldo, to, tq)) = x };
                     }
                 }
+                j += 1;
+            }
+        }
+
+        /// [`Self::issue`] without `vec`, for 4-byte elements: a 4-byte `cp.async` per element,
+        /// element e = j·threads + tid of the tile in its contiguous direction first, so a
+        /// warp's copies are contiguous where the matrix is, and the stage stays in flight like
+        /// a vector one. A thread's former V consecutive elements, loaded one after the other, left the
+        /// stage's loads in flight only as long as their stores (TF32 tt 2447×204×3873: 190 µs
+        /// on the 128×128 tile, 73 on the staged `wgmma` one; H100,
+        /// docs/runs/2026-11-25-h100-s20/d2).
+        ///
+        /// # Safety
+        /// As [`Self::issue`].
+        #[allow(clippy::too_many_arguments)]
+        #[inline(always)]
+        unsafe fn issue_elements<const KC: bool>(
+            &self,
+            (tile_outer, threads): (usize, usize),
+            ldk: usize,
+            ldo: usize,
+            bk: usize,
+            s: *mut E,
+            (o0, k0): (usize, usize),
+            tid: usize,
+        ) {
+            // Opaque, so the loop stays a loop: unrolled, its per-element offsets were hoisted
+            // out of the main loop and spilled (the 128×128 TF32 tile: 628 bytes, sm_90a).
+            let per_thread = crate::matmul::opaque(tile_outer * bk / threads);
+            let mut j = 0;
+            while j < per_thread {
+                let e = j * threads + tid;
+                let (o, q) = if KC { (e / bk, e % bk) } else { (e % tile_outer, e / tile_outer) };
+                let (go, gq) = (o0 + o, k0 + q);
+                let inside = go < self.outer && gq < self.k;
+                // SAFETY: (o, q) is inside the tile, so the destination is inside the region.
+                let dst = unsafe { s.add(tile_index::<KC>(ldk, ldo, o, q)) };
+                // SAFETY: inside the matrix when `inside` (4-byte elements are 4-byte aligned);
+                // else nothing is read (zero fill) from the valid base pointer.
+                let src = if inside { unsafe { self.ptr.add(go * self.os + gq * self.ks) } } else { self.ptr };
+                unsafe { cp_async_4(dst as *mut f32, src as *const f32, if inside { 4 } else { 0 }) };
                 j += 1;
             }
         }

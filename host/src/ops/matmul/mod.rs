@@ -305,9 +305,9 @@ impl GemmKernel {
     /// shared-memory tiles, whose launch costs least ([`smem_tiles_fit`]; `Tf32Auto` too, up to
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`]: they
     /// are exact f32). Up to 16 columns with a
-    /// k-contiguous op(A) (a narrow output layer's x·Wᵀ) and at most
-    /// [`ROWDOT_MAX_ROWS_PER_SM`] rows per multiprocessor ([`ROWDOT_MAX_ROWS_PER_SM_KB`] with a
-    /// k-contiguous op(B)) run one warp per row
+    /// k-contiguous op(A), where the kernel streams k fast enough ([`rowdot_streams_k`]: a
+    /// narrow output layer's x·Wᵀ, or a short k) and at most [`ROWDOT_MAX_ROWS_PER_SM`] rows
+    /// per multiprocessor run one warp per row
     /// ([`GemmKernel::RowDot`]). Operands without 16-byte loads (a row stride, or m or n where
     /// contiguous, not a multiple of 4) run the tile kernels' 4-byte-load main loop, chosen
     /// among those tiles by the same model.
@@ -319,7 +319,7 @@ impl GemmKernel {
         // The narrow kernel `Auto`'s rules pick, if any; not where the row-per-warp kernel
         // runs x·Wᵀ of a narrow output layer.
         let narrow = match self {
-            GemmKernel::Auto if !rowdot_kb(p, rowdot_max_rows_per_sm(p), sms.count) => narrow_auto(p, Precision::F32, false),
+            GemmKernel::Auto if !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM, sms.count) => narrow_auto(p, Precision::F32, false),
             GemmKernel::Tf32Auto if !tiles_first && !rowdot_kb(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => narrow_auto(p, Precision::Tf32, false),
             _ => None,
         };
@@ -344,7 +344,7 @@ impl GemmKernel {
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
                 fixed(GemmKernel::SmemTiled)
             }
-            GemmKernel::Auto if rowdot_fits(p, rowdot_max_rows_per_sm(p), sms.count) => plan::rowdot(m, k, sms),
+            GemmKernel::Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM, sms.count) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if !tiles_first && rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => plan::rowdot(m, k, sms),
             GemmKernel::RowDot => plan::rowdot(m, k, sms),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => narrow_plan(self, narrow_f32(self == GemmKernel::NarrowMn, m, n).0, m, n, k, sms),
@@ -762,28 +762,32 @@ fn smem_tiles_fit_below(max_k: usize, per_sm: usize, m: usize, n: usize, k: usiz
     k <= max_k && m.div_ceil(t).saturating_mul(n.div_ceil(t)) <= per_sm * sms
 }
 
-/// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16 (one
-/// warp per row, two k-steps per pass): at n = 10 and k = 1024 it took 10-13 µs against the
-/// tile kernels' 19-23 µs from m = 256 to 1024, 20-22 against 23-27 µs at m = 2048 (15.5 rows
-/// per SM), and lost from m = 4096 (37-40 against 29-37 µs; at k = 4096, 150 against 72-90);
-/// 25×2×6880: 19 against 29 µs (H100, `gemm_plans`). With vector loads (a pass of 256 k per
-/// lane) it took 7.2-12 µs from m = 32 to 1024 and 22.5 at m = 2048 (k = 1024), 40 against
-/// the tiles' 85 µs at 2048×10×4096 (H100, gemm_sweep).
-pub const ROWDOT_MAX_ROWS_PER_SM: usize = 16;
-
-/// [`ROWDOT_MAX_ROWS_PER_SM`] when op(B) is k-contiguous too (x·Wᵀ of a narrow output layer):
-/// then every lane's loads of B are as contiguous as those of A, and one unsplit block of 8 rows
-/// per warp group beat session 10's tiles up to 62 rows per multiprocessor (m×10×1024, m = 2048:
-/// 11.9 against 22.8 µs; 3000×12×2000: 30.3 against 37.0; H100, gemm_plans), where with an
-/// n-contiguous B it lost from about 23 rows per SM (3000×12×2000: 60.6 against 38.2 µs). Since
-/// the 64×32 CUDA-core tiles (session 13) it loses at 4096 rows (31 per SM): 4096×16×4096 71 µs
-/// against 49 on them, 4096×10×1024 22.4 against 18.3, and the narrow kernel's 19.4
+/// Rows per multiprocessor up to which `Auto` runs [`GemmKernel::RowDot`] for n ≤ 16 (one warp
+/// per row; where [`rowdot_streams_k`]): one unsplit block of 8 rows per warp
+/// group beat session 10's tiles up to 62 rows per multiprocessor (m×10×1024, m = 2048: 11.9
+/// against 22.8 µs; 3000×12×2000: 30.3 against 37.0; H100, gemm_plans). Since the 64×32
+/// CUDA-core tiles (session 13) it loses at 4096 rows (31 per SM): 4096×16×4096 71 µs against
+/// 49 on them, 4096×10×1024 22.4 against 18.3, and the narrow kernel's 19.4
 /// (docs/runs/2026-11-24-h100-s15/e12); so it stops at 24 per multiprocessor.
-pub const ROWDOT_MAX_ROWS_PER_SM_KB: usize = 24;
+pub const ROWDOT_MAX_ROWS_PER_SM: usize = 24;
 
-/// The row limit of `Auto`'s `RowDot` for this product's op(B) layout.
-fn rowdot_max_rows_per_sm(p: &GemmParams) -> usize {
-    if p.b_row_stride == 1 { ROWDOT_MAX_ROWS_PER_SM_KB } else { ROWDOT_MAX_ROWS_PER_SM }
+/// Longest k the row-per-warp kernel's scalar path takes in `Auto` (at most 8 passes of its
+/// two-step loop; [`rowdot_streams_k`]).
+pub const ROWDOT_SCALAR_MAX_K: usize = 512;
+
+/// Whether the row-per-warp kernel streams k fast enough for `Auto`: on its vector path (both
+/// operands k-contiguous, rows a multiple of 4 elements; the kernel also checks the bases'
+/// alignment), or on a k of at most [`ROWDOT_SCALAR_MAX_K`]. Its scalar path loads one element
+/// per lane and k-step (and a row of B apart per lane with an n-contiguous op(B)); past that k
+/// it lost to the 64×32 CUDA-core tiles, the narrow kernels or the `wgmma` tiles on every
+/// product of random shapes timed: nn 2090×12×1209 31.4 µs against 13.9, 118×15×6287 17.0
+/// (8 splits) against 15.5, 500×12×777 13.1 against 9.3, nt 1000×10×1001 12.3 against 9.8,
+/// 11×6×7469 12.7 against 6.2; TF32 nn 313×10×5936 28.8 against 11.4. Below it, it won: nt
+/// 367×2×329 4.9 µs against 8.2, 7×3×263 4.6 against 6.3, TF32 nn 1×3×125 3.7 against 5.5
+/// (H100, docs/runs/2026-11-25-h100-s20/d2, d3).
+fn rowdot_streams_k(p: &GemmParams) -> bool {
+    let vector = p.b_row_stride == 1 && p.a_row_stride.is_multiple_of(4) && p.b_col_stride.is_multiple_of(4);
+    p.a_col_stride == 1 && (vector || p.k as usize <= ROWDOT_SCALAR_MAX_K)
 }
 
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
@@ -820,10 +824,10 @@ fn rowdot_kb(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
     p.b_row_stride == 1 && kernels::matmul::narrow_few_cols(p.m as usize, p.n as usize) && rowdot_fits(p, rows_per_sm, sms)
 }
 
-/// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns with a
-/// k-contiguous op(A) and at most `rows_per_sm` rows per multiprocessor.
+/// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns where it streams
+/// k fast enough ([`rowdot_streams_k`]) and at most `rows_per_sm` rows per multiprocessor.
 fn rowdot_fits(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
-    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && p.a_col_stride == 1
+    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && rowdot_streams_k(p)
 }
 
 /// The grid of the row-per-warp kernels: a block of `ROWDOT_WARPS` rows per x, a split per z.
