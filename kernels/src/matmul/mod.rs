@@ -337,6 +337,7 @@ pub unsafe fn gemm_epilogue4_step<const INLINE: bool>(
             other if INLINE => v.map(|x| other.apply(x)),
             other => v.map(|x| activate_out_of_line(other, x)),
         };
+        // SAFETY: as above.
         unsafe {
             if quad {
                 *(c.add(i) as *mut F32x4) = v;

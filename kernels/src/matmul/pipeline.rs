@@ -233,9 +233,9 @@ mod device {
         /// [`Self::issue`] without `vec`, for 4-byte elements: a 4-byte `cp.async` per element,
         /// element e = j·threads + tid of the tile in its contiguous direction first, so a
         /// warp's copies are contiguous where the matrix is, and the stage stays in flight like
-        /// a vector one. A thread's former V consecutive elements, loaded one after the other, left the
-        /// stage's loads in flight only as long as their stores (TF32 tt 2447×204×3873: 190 µs
-        /// on the 128×128 tile, 73 on the staged `wgmma` one; H100,
+        /// a vector one. A thread's former V consecutive elements, loaded one after the other,
+        /// left the stage's loads in flight only as long as their stores (TF32 tt 2447×204×3873:
+        /// 190 µs on the 128×128 tile, 73 on the staged `wgmma` one; H100,
         /// docs/runs/2026-11-25-h100-s20/d2).
         ///
         /// # Safety
