@@ -531,7 +531,7 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let staged = |o: &&(u64, u64, usize)| !tf32_direct(o.0, o.1);
     let all = ops.iter().filter(staged).map(|o| o.2 * padded).sum();
     let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
-    plan::Tf32Staging { all, rest, rega: tf32_rega(p).map(|f| (f.swap, f.staged)) }
+    plan::Tf32Staging { all, rest, rega: tf32_rega(p).map(|f| (f.swap, f.staged)), four_byte: !vec_operands(p) }
 }
 
 /// Whether `Tf32Auto`'s tensor-core plans all start with a staging pass: an operand that no
@@ -965,7 +965,10 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
     };
     let outputs = m.saturating_mul(n);
     let fits = (1..=max_k).contains(&k) && outputs >= SHORTK_AUTO_MIN_OUTPUTS;
-    fits && (precision != Precision::F32 || k <= SHORTK_AUTO_F32_MAX_K || outputs >= SHORTK_AUTO_F32_MIN_OUTPUTS)
+    // C rows that break 16-byte alignment: the short-k kernel stores them an element at a time.
+    let min_outputs = if (p.n as usize).is_multiple_of(4) { SHORTK_AUTO_F32_MIN_OUTPUTS } else { SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS };
+    let aligned_short = k <= SHORTK_AUTO_F32_MAX_K && (p.n as usize).is_multiple_of(4);
+    fits && (precision != Precision::F32 || aligned_short || outputs >= min_outputs)
 }
 
 /// Longest k for which BF16 `Auto` runs [`GemmKernel::ShortK`] on outputs of at least
@@ -1021,6 +1024,15 @@ pub const SHORTK_AUTO_F32_MAX_K: usize = 4;
 /// where below it the 64×64 tiles start sooner (797×346×9: 5.0 against 5.3; H100,
 /// docs/runs/2026-11-24-h100-s12/e9).
 pub const SHORTK_AUTO_F32_MIN_OUTPUTS: usize = 1 << 19;
+/// [`SHORTK_AUTO_F32_MIN_OUTPUTS`] where C's rows break 16-byte alignment (n not a multiple of
+/// 4), at any k (the k ≤ [`SHORTK_AUTO_F32_MAX_K`] exception is for aligned rows only). Since the
+/// tiles store such rows a column of four at a time (`kernels::matmul::gemm_epilogue4_step`),
+/// they beat the short-k kernel on every such product timed below 2²⁰ outputs: 197×1997×4 3.4
+/// µs against 4.8, 57×5561×4 3.4 against 4.6, 181×2986×10 3.9 against 5.4, 1184×655×30 5.9
+/// against 7.3 (564×1034×3 tied, 5.0 against 4.8); above it the short-k kernel won every one,
+/// 2091×6973×4 32.6 against 61.4, 1502×2937×7 13.3 against 21.1 (H100,
+/// docs/runs/2026-11-25-h100-s21/d2, docs/runs/2026-11-25-h100-s20/d4).
+pub const SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS: usize = 1 << 20;
 
 /// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1459,12 +1471,13 @@ fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()>
     launch_wgmma(gpu, "gemm", kernel, km::WG_MID_S, wg, x.c, x.bias, params)
 }
 
-/// How many MN-major operands [`GemmKernel::Tf32x3Split`] transposes on `p`, if it reads both
-/// as they are stored (each k-contiguous or MN-major with 16-byte aligned rows, no staging pass).
-fn x3_split_reads(p: &GemmParams) -> Option<u32> {
+/// How [`GemmKernel::Tf32x3Split`] reads `p`'s operands ([`plan::X3SplitReads`]): the MN-major
+/// ones the copy engine reads it transposes as it splits; the rest, rows that break 16-byte
+/// alignment, it stages k-contiguous first ([`map_tf32_operands`]).
+fn x3_split_reads(p: &GemmParams) -> plan::X3SplitReads {
     let ops = [(p.a_row_stride, p.a_col_stride), (p.b_col_stride, p.b_row_stride)];
-    let readable = ops.iter().all(|&(os, ks)| tf32_direct(os, ks) || tf32_transposable(os, ks));
-    readable.then(|| ops.iter().filter(|&&(os, ks)| !tf32_direct(os, ks)).count() as u32)
+    let transposed = ops.iter().filter(|&&(os, ks)| !tf32_direct(os, ks) && tf32_transposable(os, ks)).count() as u32;
+    plan::X3SplitReads { transposed, staged: tf32_staging(p).rest }
 }
 
 /// Which BF16 kernel [`gemm_bf16_with`] runs.
@@ -2128,7 +2141,7 @@ mod tests {
 
     #[test]
     fn fp32_auto_runs_fp32_on_tf32_where_it_pays() {
-        let (split, staged) = (GemmKernel::Tf32x3Split, GemmKernel::Tf32x3Wgmma128x128);
+        let split = GemmKernel::Tf32x3Split;
         // The MLP's layers from batch 256 and squares from 512³ on Hopper, operands split in the
         // kernel (no staging pass, so past X3_AUTO_MAX_STAGED too), in every layout.
         for (ta, tb) in [(false, true), (false, false), (true, false), (true, true)] {
@@ -2137,11 +2150,11 @@ mod tests {
             assert_eq!(auto(512, 512, 512, ta, tb), split);
             assert_eq!(auto(8192, 8192, 8192, ta, tb), split);
         }
-        // Operands the copy engine cannot read (a k of 1001 breaks 16-byte rows): the staged
-        // form where it pays, not past X3_AUTO_MAX_STAGED; neither on small products or
-        // without wgmma.
-        assert_eq!(auto(4096, 1024, 1001, false, true), staged);
-        assert!(!matches!(auto(8192, 8192, 8191, false, true), GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
+        // Operands the copy engine cannot read (a k of 1001 breaks 16-byte rows): staged first
+        // where it pays, not past X3_AUTO_MAX_STAGED floats of staging; neither on small
+        // products or without wgmma.
+        assert!(matches!(auto(4096, 1024, 1001, false, true), GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
+        assert!(!matches!(auto(8192, 8192, 8193, false, true), GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
         assert!(!matches!(auto(128, 128, 128, false, false), GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));
         let hopperless = GemmKernel::Auto.plan_for(&params(4096, 1024, 784, false, true), plan::Multiprocessors::H100, false).kernel;
         assert!(!matches!(hopperless, GemmKernel::Tf32x3Split | GemmKernel::Tf32x3Wgmma128x128));

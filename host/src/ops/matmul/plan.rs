@@ -483,20 +483,20 @@ pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 
 /// FP32 `Auto`'s plan for the tile kernels: the cost model over the CUDA-core `tiles`, and on
 /// sm_90a (`wgmma`) FP32 on TF32 tensor cores, in TF32 units scaled by [`TF32_UNIT_IN_F32`]:
-/// [`GemmKernel::Tf32x3Split`] where it reads both operands as they are stored (`split_mn`: how
-/// many of them are MN-major, each at [`X3_SPLIT_MN_EFF`] of its rate), and
-/// [`GemmKernel::Tf32x3Wgmma128x128`] (three TF32 products over a padded k and a staging pass)
-/// if it stages at most [`X3_AUTO_MAX_STAGED`] floats; the cheapest of the three. Its error is
+/// [`GemmKernel::Tf32x3Split`] (`reads`: the MN-major operands it transposes, each at
+/// [`X3_SPLIT_MN_EFF`] of its rate, and the elements it stages first, [`X3SplitReads`]), and
+/// [`GemmKernel::Tf32x3Wgmma128x128`] (three TF32 products over a padded k and a staging pass),
+/// each if it stages at most [`X3_AUTO_MAX_STAGED`] floats; the cheapest of the three. Its error is
 /// the CUDA-core kernels' or smaller (each 32-deep slice's tensor-core sum is added in f32:
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
-pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, split_mn: Option<u32>, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
+pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, reads: X3SplitReads, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (kernel, splits, cost) = cheapest(tile_candidates(tiles, m, n, k), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
     let split = GemmKernel::Tf32x3Split;
-    let split_plan = match (TileModel::of(split), split_mn) {
-        (Some(model), Some(mn)) if wgmma && k > 0 => {
+    let split_plan = match TileModel::of(split) {
+        Some(model) if wgmma && k > 0 && reads.staged <= X3_AUTO_MAX_STAGED => {
             let (s, c) = model.best_splits(m, n, k, sms);
-            Some((s, TF32_UNIT_IN_F32 * c / X3_SPLIT_MN_EFF.powi(mn as i32)))
+            Some((s, TF32_UNIT_IN_F32 * (c / X3_SPLIT_MN_EFF.powi(reads.transposed as i32) + staging_cost(reads.staged, sms.count))))
         }
         _ => None,
     };
@@ -517,6 +517,22 @@ pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, split_mn: Option<u32>, m: u
         }
     }
     GemmPlan { kernel, splits }
+}
+
+/// How [`GemmKernel::Tf32x3Split`] reads a product's operands: how many MN-major ones its
+/// producers transpose (each at [`X3_SPLIT_MN_EFF`] of its rate), and how many elements of
+/// those the copy engine cannot read (rows that break 16-byte alignment) a pass stages
+/// k-contiguous first ([`staging_cost`]). Priced so rather than left out, it ran the products
+/// with such an operand where the CUDA-core tiles' 4-byte loads were slowest: tn 140×3343×948
+/// 44.9 µs against 86.7 on `Tile32x64`, 1854×224×625 19.5 against 30.2, nt 1632×233×1421 36.2
+/// against 54.5. Scored offline on every plan timed on 125 FP32 products (with the short-k rule
+/// of `SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS`): the pick within 9.5 % of the best plan on
+/// geometric mean, from 12.5 % (H100, docs/runs/2026-11-25-h100-s21/d2,
+/// docs/runs/2026-11-25-h100-s20/d4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct X3SplitReads {
+    pub transposed: u32,
+    pub staged: usize,
 }
 
 /// [`GemmKernel::Tf32x3Split`]'s rate per MN-major operand, which its producers transpose as
@@ -591,6 +607,9 @@ pub struct Tf32Staging {
     /// `Some((swap, staged))`, `swap` when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m),
     /// `staged` the elements of the other operand it stages first (both MN-major).
     pub rega: Option<(bool, usize)>,
+    /// Whether an operand rules out 16-byte loads, so that the `mma.sync` kernels run their
+    /// 4-byte-load main loop ([`TF32_MMA_4BYTE_LOAD_EFF`]).
+    pub four_byte: bool,
 }
 
 impl Tf32Staging {
@@ -618,7 +637,10 @@ impl Tf32Staging {
 /// ([`TF32_REGA_ALWAYS_FLOPS`]).
 pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let wide = (TF32_WGMMA, GemmKernel::Tf32Wgmma128x208);
-    let cands = tensor_core_candidates(wide, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma, n);
+    let cands = tensor_core_candidates(wide, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma, n).map(move |(x, md)| {
+        let slower = stage.four_byte && x == GemmKernel::Tf32;
+        (x, md.map(|md| if slower { TileModel { eff: md.eff * TF32_MMA_4BYTE_LOAD_EFF, ..md } } else { md }))
+    });
     let total = |kernel, c| match kernel {
         GemmKernel::Tf32Wgmma128x208 => c + staging_cost(stage.all, sms.count),
         _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms.count),
@@ -645,6 +667,16 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         .fold((GemmPlan { kernel, splits }, cost), |best, x| if x.1 < best.1 { x } else { best })
         .0
 }
+
+/// The rate of the 128×128 TF32 `mma.sync` tile ([`GemmKernel::Tf32`]) with its 4-byte-load
+/// main loop (an operand whose rows break 16-byte alignment), relative to its model: with its
+/// fitted rate the model ran such products on it where the `wgmma` tiles, which stage those
+/// operands first, were 1.3–1.6× faster (tn 140×3343×948 49.6 µs against 30.7 on the 64×128
+/// `wgmma` tile, tt 3567×156×918 50.2 against 33.3, tn 7259×244×1656 126.9 against 94.5). Scored
+/// offline on every plan timed on 129 TF32 products of docs/runs/2026-11-25-h100-s21/d2 and
+/// docs/runs/2026-11-25-h100-s20/d4: the pick within 1.5 % of the best plan on geometric mean,
+/// from 2.9 %; 0.5 gave the same picks, and the same factor on the 64×64 tile made it worse.
+pub const TF32_MMA_4BYTE_LOAD_EFF: f64 = 0.7;
 
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
 /// register-A kernel whatever the other tiles' models say, if m and n are both at least 64 and,
