@@ -341,6 +341,11 @@ impl GemmKernel {
             GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto if smem_tiles_fit(m, n, k, sms.count, vec_operands(p)) => fixed(GemmKernel::SmemTiled),
+            // Before the shared-memory tiles' rule: FP32's plan starts as fast and runs the
+            // short-k products with staged operands on its 32-wide tiles (TF32 nn 7689×64×47
+            // 5.0 µs against 10.3 on the shared-memory tiles, tt 510×687×59 6.2 against 9.6;
+            // H100, docs/runs/2026-11-25-h100-s21/d3).
+            GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
                 fixed(GemmKernel::SmemTiled)
             }
@@ -355,7 +360,6 @@ impl GemmKernel {
             GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
             GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
-            GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::Tf32Auto if wgmma && m.min(n) <= TF32_STAGED_NARROW_MAX && tf32_staging(p).rest >= m.max(n) * k => {
                 GemmKernel::Auto.plan_for(p, sms, wgmma)
             }
@@ -734,7 +738,16 @@ pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 1;
 /// two waves. At one, the six sweep products between one and two waves lost to their
 /// tensor-core tiles (TF32 797×346×9: 0.89 of cuBLAS with the shared-memory tiles, 0.42
 /// without; BF16 6308×37×20: 0.61 against 0.31; H100, docs/runs/2026-11-23-h100-s6/final).
+/// TF32 products that stage an operand first run FP32's plan before this rule is asked
+/// (`TF32_STAGED_MIN_FLOPS`).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
+
+/// [`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`] for BF16 `Auto`: one wave of two blocks. At four, every
+/// random product timed with 2.7 to 3.7 tiles per multiprocessor ran 1.3–2.2× slower on them
+/// than on the 64×64 `mma.sync` tiles (nn 7689×64×47 10.2 µs against 4.6, tt 510×687×59 9.3
+/// against 6.3, nn 186×2616×51 10.4 against 5.3), while at 1.5 they still won (tn 65×2116×23
+/// 4.1 against 6.0; H100, docs/runs/2026-11-25-h100-s21/d3).
+pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16: usize = 2;
 
 /// Longest k for which `Tf32Auto` runs the shared-memory tiles ([`AUTO_SMEM_MAX_K`] for FP32):
 /// at k = 128 the 64×64 `wgmma` tile the cost model picks started sooner (128³: 5.6, 3.3, 7.5
@@ -997,6 +1010,22 @@ pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
 fn shortk_instead_of_padding(m: usize, n: usize, k: usize, pad: usize) -> bool {
     pad > 0 && (1..=kernels::matmul::SHORTK_MAX).contains(&k) && SHORTK_PADDED_OUTPUTS.contains(&m.saturating_mul(n))
 }
+
+/// Whether BF16 `Auto` runs a product its `wgmma` path would pad first (`pad` > 0) on the
+/// `mma.sync` tiles instead, which read any rows: one k-slice of theirs (k ≤
+/// `kernels::matmul::BF16_LDM_BK`) on at most [`MMA_PADDED_MAX_OUTPUTS`] outputs, where the
+/// padding pass and the `wgmma` tile's longer start cost more than a single slice saves.
+fn mma_instead_of_padding(m: usize, n: usize, k: usize, pad: usize) -> bool {
+    pad > 0 && k <= kernels::matmul::BF16_LDM_BK && m.saturating_mul(n) <= MMA_PADDED_MAX_OUTPUTS
+}
+
+/// Most outputs of [`mma_instead_of_padding`]. Below it the 64×64 `mma.sync` tiles beat the
+/// padded `wgmma` plan on all but one product timed with k ≤ 64 (nn 284×3687×22 6.9 µs against
+/// 10.6, nt 6858×86×38 6.1 against 10.3, nt 1184×655×30 5.9 against 8.6, nn 2726×284×46 6.8
+/// against 7.8; tn 552×1009×21 6.1 against 5.4); above it the padded `wgmma` tiles won four of
+/// six (tn 1632×1195×51 8.2 against 10.1, nt 1691×3668×46 19.4 against 23.4; H100,
+/// docs/runs/2026-11-25-h100-s21/d3).
+pub const MMA_PADDED_MAX_OUTPUTS: usize = 1 << 20;
 
 /// Outputs for which BF16 `Auto` prefers the short-k kernel to padding for `wgmma`
 /// ([`shortk_instead_of_padding`]). In it the short-k kernel ran 387×4330×23 in 9.6–9.9 µs
@@ -1687,11 +1716,12 @@ pub(crate) fn bf16_plan(
         Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16) || shortk_instead_of_padding(m, n, k, pad) => {
             Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 }
         }
-        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
+        Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16, m, n, k, sms.count) => {
             Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
         }
         Bf16Kernel::Auto => {
-            let (kernel, splits) = plan::choose_bf16(wgmma && k > 0, (ta == Transpose::Yes, tb == Transpose::No), pad, m, n, k, sms);
+            let wgmma = wgmma && k > 0 && !mma_instead_of_padding(m, n, k, pad);
+            let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), pad, m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },

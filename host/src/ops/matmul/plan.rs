@@ -526,7 +526,7 @@ pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, reads: X3SplitReads, m: usi
 /// with such an operand where the CUDA-core tiles' 4-byte loads were slowest: tn 140×3343×948
 /// 44.9 µs against 86.7 on `Tile32x64`, 1854×224×625 19.5 against 30.2, nt 1632×233×1421 36.2
 /// against 54.5. Scored offline on every plan timed on 125 FP32 products (with the short-k rule
-/// of `SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS`): the pick within 9.5 % of the best plan on
+/// of `SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS`): the pick within 9.2 % of the best plan on
 /// geometric mean, from 12.5 % (H100, docs/runs/2026-11-25-h100-s21/d2,
 /// docs/runs/2026-11-25-h100-s20/d4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -674,8 +674,8 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
 /// operands first, were 1.3–1.6× faster (tn 140×3343×948 49.6 µs against 30.7 on the 64×128
 /// `wgmma` tile, tt 3567×156×918 50.2 against 33.3, tn 7259×244×1656 126.9 against 94.5). Scored
 /// offline on every plan timed on 129 TF32 products of docs/runs/2026-11-25-h100-s21/d2 and
-/// docs/runs/2026-11-25-h100-s20/d4: the pick within 1.5 % of the best plan on geometric mean,
-/// from 2.9 %; 0.5 gave the same picks, and the same factor on the 64×64 tile made it worse.
+/// docs/runs/2026-11-25-h100-s20/d4: the pick within 1.3 % of the best plan on geometric mean,
+/// from 2.7 %; 0.5 gave the same picks, and the same factor on the 64×64 tile made it worse.
 pub const TF32_MMA_4BYTE_LOAD_EFF: f64 = 0.7;
 
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
