@@ -456,9 +456,21 @@ fn flops(m: usize, n: usize, k: usize) -> f64 {
 
 /// The candidates among `kernels` for an m×n output with their models ([`narrow_tile_saves`]).
 fn tile_candidates(kernels: &[GemmKernel], m: usize, n: usize, k: usize) -> impl Iterator<Item = (GemmKernel, Option<TileModel>)> + '_ {
-    let small = flops(m, n, k) <= NARROW_TILES_ALWAYS_FLOPS;
+    // Without the wide kernel, which needs them, the operands rule out 16-byte loads.
+    let four_byte_short = !kernels.contains(&GemmKernel::WarpTiledWide) && k <= NARROW_TILES_4BYTE_MAX_K;
+    let small = flops(m, n, k) <= NARROW_TILES_ALWAYS_FLOPS || four_byte_short;
     kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| small || narrow_tile_saves(x, m, n))))
 }
+
+/// Up to this k the 32-row and 32-column FP32 tiles are candidates whatever they save where the
+/// operands rule out 16-byte loads (as on small products, [`NARROW_TILES_ALWAYS_FLOPS`]): a
+/// short main loop of 4-byte loads is mostly latency, which their 4×4 outputs per thread and
+/// more blocks hide. Every pick this changed among the products timed (12, FP32 and TF32's
+/// staged products) ran faster, 0.67 of the old pick's time on geometric mean (tt 345×2026×83
+/// 17.7 µs → 10.5, nn 803×850×66 14.0 → 8.4, nn 2726×284×46 10.1 → 6.6); admitted up to k = 128
+/// too, tn 391×2189×126 ran 1.26× slower, and at longer k the FP32-on-TF32 split and the wider
+/// tiles win (tn 1854×224×625 19.5 µs against 31.7; H100, docs/runs/2026-11-25-h100-s21/d2, d3).
+pub const NARROW_TILES_4BYTE_MAX_K: usize = 96;
 
 /// The cheapest (kernel, splits) among `kernels` for an m×n×k product on `sms`
 /// multiprocessors; ties go to the earlier kernel and the fewer splits.
