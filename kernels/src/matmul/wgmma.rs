@@ -115,13 +115,6 @@ pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
 /// (832 columns) where the 128×256 tile computes 1024: BF16 nt 4096×784×4096 ran 73 µs on it,
 /// 4096×768×4096 45 (H100, docs/runs/2026-11-23-h100-s8/r4).
 pub const WG_WIDE_208: WgTile = WgTile { consumers: 2, bn: 208, stages: 4 };
-/// 192×128, five stages (201 KiB, one block of four warpgroups per multiprocessor; BF16): three
-/// consumer warpgroups. Its tiles fill the waves where the 128×256 ones leave most of a round
-/// idle: 1536³ is 96 of them for 132 multiprocessors (72 of 128×256, run at the same rate per
-/// multiprocessor), 3000³ 384 in three rounds at three quarters of a 128×256 tile's work each.
-pub const WG_TALL: WgTile = WgTile { consumers: 3, bn: 128, stages: 5 };
-const _: () = assert!(WG_TALL.shared() as usize <= 227 * 1024);
-const _: () = assert!(WG_TALL.consumers * 64 * WG_TALL.ldc() * 4 <= WG_TALL.stages * WG_TALL.stage_bytes());
 /// 64×64, six stages (97 KiB, two blocks per multiprocessor: the registers of a split's
 /// summing loop allow no third): products with few rows or few columns, where a block's time
 /// goes to streaming its operand panels (the 64×128 tile ran nt 32×1024×1024 in 6.5 µs on 8
@@ -1364,17 +1357,6 @@ wgmma_four_layouts!(
     gemm_wgmma_bf16_kn_128x208,
     gemm_wgmma_bf16_mk_128x208,
     gemm_wgmma_bf16_mn_128x208
-);
-wgmma_four_layouts!(
-    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 192×128 tile ([`WG_TALL`])",
-    Bf16,
-    WG_TALL,
-    512,
-    1,
-    gemm_wgmma_bf16_kk_192x128,
-    gemm_wgmma_bf16_kn_192x128,
-    gemm_wgmma_bf16_mk_192x128,
-    gemm_wgmma_bf16_mn_192x128
 );
 wgmma_kernel!(
     /// `gemm_wgmma_tf32_kk` on the 128×208 tile (K-major operands only: MN-major ones are

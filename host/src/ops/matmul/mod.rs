@@ -1539,10 +1539,6 @@ pub enum Bf16Kernel {
     /// `Wgmma` on 128×208 tiles: products whose n the 256-wide tile covers badly (n = 784 takes
     /// four 208-wide tiles, 832 columns, where 256-wide ones compute 1024).
     Wgmma128x208,
-    /// `Wgmma` on 192×128 tiles of three consumer warpgroups: 4/3 the tiles of the 128×256
-    /// kernel at the same rate per multiprocessor, for products whose 128×256 tiles fill the
-    /// last round of the multiprocessors badly.
-    Wgmma192x128,
     /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
     /// times the tiles of the 128×256 kernel for mid-sized outputs.
     Wgmma64x128,
@@ -1582,14 +1578,13 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 18] = [
+    pub const ALL: [Bf16Kernel; 17] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
         Bf16Kernel::MmaTile64,
         Bf16Kernel::Wgmma,
         Bf16Kernel::Wgmma128x208,
-        Bf16Kernel::Wgmma192x128,
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::Wgmma64x64,
         Bf16Kernel::WgmmaSwapped,
@@ -1633,7 +1628,6 @@ impl Bf16Kernel {
         match self {
             Bf16Kernel::Wgmma => Some(kernels::matmul::WG_WIDE),
             Bf16Kernel::Wgmma128x208 => Some(kernels::matmul::WG_WIDE_208),
-            Bf16Kernel::Wgmma192x128 => Some(kernels::matmul::WG_TALL),
             Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             Bf16Kernel::Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
             Bf16Kernel::WgmmaSwapped => Some(kernels::matmul::WG_WIDE),
@@ -1786,12 +1780,7 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     let small = tile == km::WG_SMALL;
     let w208 = tile == km::WG_WIDE_208;
     let slim = tile == km::WG_SLIM;
-    let tall = tile == km::WG_TALL;
     match (ta, tb) {
-        (Transpose::No, Transpose::Yes) if tall => k(&km::GEMM_WGMMA_BF16_KK_192X128, km::gemm_wgmma_bf16_kk_192x128),
-        (Transpose::No, Transpose::No) if tall => k(&km::GEMM_WGMMA_BF16_KN_192X128, km::gemm_wgmma_bf16_kn_192x128),
-        (Transpose::Yes, Transpose::Yes) if tall => k(&km::GEMM_WGMMA_BF16_MK_192X128, km::gemm_wgmma_bf16_mk_192x128),
-        (Transpose::Yes, Transpose::No) if tall => k(&km::GEMM_WGMMA_BF16_MN_192X128, km::gemm_wgmma_bf16_mn_192x128),
         (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32, km::gemm_wgmma_bf16_kk_64x32),
         (Transpose::No, Transpose::No) if slim => k(&km::GEMM_WGMMA_BF16_KN_64X32, km::gemm_wgmma_bf16_kn_64x32),
         (Transpose::Yes, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_MK_64X32, km::gemm_wgmma_bf16_mk_64x32),

@@ -306,9 +306,6 @@ impl TileModel {
             // First fitted as the 128×256 tile at 4096³ nt's rate (205 µs on it, 191 on the
             // 128×256 tile; docs/runs/2026-11-23-h100-s8/r8); refitted with the others above.
             Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.97, 448.0, 768.0), (16.0, 0.0)),
-            // First estimated as the 128×256 tile at 0.97 of its rate (the 128×208 tile's);
-            // fitted below with the sweep's measurements.
-            Bf16Kernel::Wgmma192x128 => wg((192, 128, 64, 1, 8, 0.97, 352.0, 768.0), (64.0, 192.0)),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.15, 96.0, 64.0)),
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 288.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
@@ -604,7 +601,7 @@ fn tensor_core_candidates<K: Copy + PartialEq, const W: usize>(
 /// TF32's `wgmma` kernels, largest tile first.
 const TF32_WGMMA: [GemmKernel; 4] = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
 /// BF16's `wgmma` kernels, largest tile first.
-const BF16_WGMMA: [Bf16Kernel; 5] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma192x128, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
+const BF16_WGMMA: [Bf16Kernel; 4] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
 
 /// The TF32 `wgmma` kernels that transpose MN-major operands in shared memory run at this
 /// fraction of the K-major kernels' rate: nn 4096³ took 644 µs against nt's 356, 1024³ 23.4
