@@ -97,6 +97,19 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // The warp-per-column kernel on a few rows with a long, odd k in every layout: its scalar
+    // path's passes of four k-steps per lane (k ≥ 128) and their tail.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for &(m, k, n) in &[(1, 921, 786), (4, 1426, 394), (3, 4099, 65), (2, 130, 9)] {
+            let tol = GemmTol::of(GemmKernel::WarpDot);
+            s.gpu(format!("gemm::WarpDot::long_k::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm(g, rng, GemmKernel::WarpDot, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)
+            });
+            s.gpu(format!("gemm_bf16::WarpDot::long_k::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::WarpDot, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)
+            });
+        }
+    }
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
         for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]).chain(WGMMA_SHAPES) {
             for kernel in Bf16Kernel::ALL.into_iter().chain([Bf16Kernel::Auto]) {
