@@ -115,30 +115,6 @@ unsafe fn warpdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *cons
         q0 = kv;
     }
     let mut q = q0 + lane;
-    // Four k-steps per pass, every load issued before the FMAs: one step at a time keeps a
-    // single load of each lane in flight, and 1×786×921 tt (29 steps of an L2 round trip each)
-    // took 6.3 µs against cuBLAS's 3.5 (H100, docs/runs/2026-11-25-h100-s21/v2).
-    while q + 96 < k {
-        let mut bv = [0f32; 4];
-        let mut av = [[0f32; 4]; WARPDOT_ROWS];
-        unroll!(u in [0, 1, 2, 3] {
-            let qu = q + 32 * u;
-            // SAFETY: qu < k, col < n.
-            bv[u] = unsafe { T::load(b.add(qu * brs + col * bcs)) };
-            unroll!(r in [0, 1, 2, 3] {
-                if r < rows {
-                    // SAFETY: as above, row0 + r < m.
-                    av[r][u] = unsafe { T::load(a.add((row0 + r) * ars + qu * acs)) };
-                }
-            });
-        });
-        unroll!(r in [0, 1, 2, 3] {
-            if r < rows {
-                acc[r] = fma(av[r][3], bv[3], fma(av[r][2], bv[2], fma(av[r][1], bv[1], fma(av[r][0], bv[0], acc[r]))));
-            }
-        });
-        q += 128;
-    }
     while q < k {
         // SAFETY: q < k, col < n, rows < m.
         let bv = unsafe { T::load(b.add(q * brs + col * bcs)) };
