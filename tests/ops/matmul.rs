@@ -98,7 +98,8 @@ pub fn register(s: &mut Suite) {
         }
     }
     // The warp-per-column kernel on a few rows with a long, odd k in every layout: its scalar
-    // path's passes of four k-steps per lane (k ≥ 128) and their tail.
+    // path (strides that rule out 16-byte loads) over many k-steps per lane, and fewer rows than
+    // a warp's four.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
         for &(m, k, n) in &[(1, 921, 786), (4, 1426, 394), (3, 4099, 65), (2, 130, 9)] {
             let tol = GemmTol::of(GemmKernel::WarpDot);
