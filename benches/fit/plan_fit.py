@@ -220,6 +220,9 @@ def losses(cases, params):
             if p not in best_split or c < best_split[p][0]:
                 best_split[p] = (c, s)
         _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
+        streamed = stream_plan(prec, key[1], m, n, k, params)
+        if streamed is not None and streamed in plans:
+            pick, s = streamed
         small = 2 * m * n * k <= TF32_REGA_ALWAYS_FLOPS and min(m, n) >= 64 and (rega is None or rega[1] == 0 or k >= 64)
         if rega is not None and small and "Tf32WgmmaRegA" in best_split:
             pick, s = "Tf32WgmmaRegA", best_split["Tf32WgmmaRegA"][1]
@@ -227,6 +230,41 @@ def losses(cases, params):
         best = min(t for (p, _), t in plans.items() if (p in SHAPES or p in ("WgmmaSwapped", "Wgmma64x32Swapped")) and not gated(p))
         out[key] = (plans[(pick, s)] / best, pick, s)
     return out
+
+
+# The streaming rule (plan.rs: stream_plan_tf32, stream_plan_bf16): few rows (or, with a TF32
+# register-A form, few rows or columns) and a long operand of at least 4 Mi elements run one
+# tile in the most splits one round holds, if that round keeps 67 % of the multiprocessors busy.
+STREAM_MAX_ROWS, STREAM_MIN_ELEMS, STREAM_MIN_FILL_PCT, SLIM_ROWS = 64, 1 << 22, 67, 32
+
+
+def one_round_splits(kernel, m, n, k, params):
+    bm, bn = SHAPES[kernel][:2]
+    tiles = -(-m // bm) * -(-n // bn)
+    fits = lambda s: tiles <= SMS if s == 1 else tiles <= CLUSTER_CAPACITY[s]
+    for s in range(MAX_CLUSTER_SPLITS, 0, -1):
+        if fits(s) and cost(kernel, m, n, k, s, params) is not None:
+            return s if 100 * tiles * s >= STREAM_MIN_FILL_PCT * SMS else None
+    return None
+
+
+def stream_plan(prec, layout, m, n, k, params):
+    """The streaming rule's (kernel, splits) for a case, or None."""
+    if min(m, n) > STREAM_MAX_ROWS or max(m, n) * k < STREAM_MIN_ELEMS:
+        return None
+    k4 = -(-k // 4) * 4
+    if prec == "tf32":
+        rega = {"tt": False, "nn": True, "tn": n > m}.get(layout)
+        if rega is not None:
+            s = one_round_splits("Tf32WgmmaRegAWide", *((n, m) if rega else (m, n)), k, params)
+            return None if s is None else ("Tf32WgmmaRegAWide", s)
+        if tf32_staging(layout, m, n, k)[0] == 0 and m <= STREAM_MAX_ROWS:
+            s = one_round_splits("Tf32Wgmma64x128", m, n, k, params)
+            return None if s is None else ("Tf32Wgmma64x128", s)
+    if prec == "bf16" and SLIM_ROWS < m <= STREAM_MAX_ROWS and staged_elems(prec, layout, m, n, k) == 0:
+        s = one_round_splits("Wgmma64x128", m, n, k, params)
+        return None if s is None else ("Wgmma64x128", s)
+    return None
 
 
 def score(cases, params, prec):

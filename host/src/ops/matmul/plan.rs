@@ -640,7 +640,90 @@ impl Tf32Staging {
     }
 }
 
-/// TF32 `GemmKernel::Tf32Auto`'s plan: the cost model over the `Tf32Wgmma` tiles (on sm_90a;
+/// Most rows (or, for the TF32 register-A forms, rows or columns) of a product that the
+/// streaming rule ([`stream_plan_tf32`], [`stream_plan_bf16`]) takes.
+pub const STREAM_MAX_ROWS: usize = 64;
+
+/// Fewest elements of the long operand (its long side × k) for the streaming rule: 4 Mi, 16 MiB
+/// of f32. Below it a product is short enough that the plans' fixed costs, which the cost model
+/// prices, decide; the products it was measured on stream 16–64 Mi elements.
+pub const STREAM_MIN_ELEMS: usize = 1 << 22;
+
+/// Whether an m×n×k product is bound by streaming its long operand: at most
+/// [`STREAM_MAX_ROWS`] on its short side, at least [`STREAM_MIN_ELEMS`] elements on the long.
+pub fn streams_long_operand(m: usize, n: usize, k: usize) -> bool {
+    m.min(n) <= STREAM_MAX_ROWS && m.max(n).saturating_mul(k) >= STREAM_MIN_ELEMS
+}
+
+/// The most splits of k, up to one cluster of [`MAX_CLUSTER_SPLITS`], whose blocks all run in
+/// one round on `sms` (every tile's cluster resident at once, one block per multiprocessor),
+/// among those the kernel's model accepts, if that round keeps at least
+/// [`STREAM_MIN_FILL_PCT`] % of the multiprocessors busy; else `None`. A product bound by
+/// streaming an operand runs at the rate of the blocks streaming at once, so it wants as many as
+/// one round holds, and no second round: a second round, even a partial one, costs more than its
+/// splits save (TF32 nn 16×4096×4096 on the 128×192 register-A tile: 3 splits, 32 clusters of 3
+/// in one round, 26.4 µs; 4 splits, two rounds of 30 and 2 clusters, 41.0; H200,
+/// docs/runs/2026-11-27-s23/c1). The narrow kernels follow the same rule ([`narrow`]).
+pub fn one_round_splits(model: &TileModel, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<u32> {
+    let tiles = model.tiles(m, n);
+    let fits = |s: u32| if s == 1 { tiles <= sms.count } else { model.clusters(s) && tiles <= sms.cluster_capacity(s) };
+    let splits = (1..=MAX_CLUSTER_SPLITS).rev().find(|&s| fits(s) && model.cost(m, n, k, s, sms).is_some())?;
+    (100 * tiles * splits as usize >= STREAM_MIN_FILL_PCT * sms.count).then_some(splits)
+}
+
+/// Fewest multiprocessors, in percent, that the streaming rule's round keeps busy
+/// ([`one_round_splits`]). Where one round holds fewer blocks (few tiles: a cluster holds at
+/// most 8 splits), the cost model's plan, which can split further through the workspace, was
+/// faster: TF32 nn 32×1024×16384 ran 8 tiles × 8 splits of the 128×192 tile (64 blocks) in
+/// 36.8 µs against 29.6 on the model's plan, 1024×32×16384 37.2 against 31.1 (H200,
+/// docs/runs/2026-11-27-s23/c2); so did nn 8192×64×2048 at 65 % (43 tiles × 2 splits: 28.2 µs
+/// against 26.6). The products it won on keep 73–97 % busy.
+pub const STREAM_MIN_FILL_PCT: usize = 67;
+
+/// `Tf32Auto`'s plan for a product bound by streaming its long operand
+/// ([`streams_long_operand`]), where the cost model, which prices a tile by its area, misjudges:
+/// it took the 64×128 register-A tile in 2 splits for nn 16×4096×4096, 56.5 µs, and the 64×64
+/// tile for nt, 32.7 µs, where cuBLAS takes 23.3 and 21.6 (H200, docs/runs/2026-11-27-s23/c1).
+/// With an MN-major operand, the 128×192 register-A tile ([`GemmKernel::Tf32WgmmaRegAWide`],
+/// the MN-major operand read into registers, no staging or transposing pass, tiles over n×m
+/// when `rega` says it swaps); with both K-major and few rows, the 64×128 tile
+/// ([`GemmKernel::Tf32Wgmma64x128`]); each in the most splits one round holds
+/// ([`one_round_splits`]). Measured against the fastest of every plan timed (c1): nn
+/// 16/32/64×4096×4096 26.4–27.5 µs (the fastest), tn 30.3–31.4 (fastest 27.8–29.7), nn and tn
+/// 8×8192×8192 69.6 and 74.0 (the fastest), nt 16/32/64×4096×4096 22.6–24.4 (the fastest or
+/// within 2 %), nt 8×8192×8192 68.6. Not for few K-major columns: the 64×128 tile puts its 64
+/// rows along the long side there (nt 4096×16×4096: 60.3 µs in one round, the model's pick 32.7).
+pub fn stream_plan_tf32(wgmma: bool, rega: Option<(bool, usize)>, direct: bool, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<GemmPlan> {
+    if !wgmma || !streams_long_operand(m, n, k) {
+        return None;
+    }
+    let (kernel, (sm, sn)) = match rega {
+        Some((swap, _)) => (GemmKernel::Tf32WgmmaRegAWide, if swap { (n, m) } else { (m, n) }),
+        None if direct && m <= STREAM_MAX_ROWS => (GemmKernel::Tf32Wgmma64x128, (m, n)),
+        None => return None,
+    };
+    let splits = one_round_splits(&TileModel::of(kernel)?, sm, sn, k, sms)?;
+    Some(GemmPlan { kernel, splits })
+}
+
+/// BF16 `Auto`'s plan for a product of more than [`SLIM_MAX_COLUMNS`] and at most
+/// [`STREAM_MAX_ROWS`] rows bound by streaming op(B) ([`streams_long_operand`]; no padding
+/// pass): the 64×128 tile in the most splits one round holds ([`one_round_splits`]), as TF32's
+/// K-major rule ([`stream_plan_tf32`]). 64×4096×4096 ran in 11.5–11.7 µs in every layout (the
+/// fastest plan timed), where the cost model's 64×64 tile in 2 splits took 12.9–13.2 (H200,
+/// docs/runs/2026-11-27-s23/c1). Up to 32 rows the 64×32 tile on Cᵀ covers them better (16 rows:
+/// 10.1 µs against 13.3).
+pub fn stream_plan_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<(Bf16Kernel, u32)> {
+    let rows = m > SLIM_MAX_COLUMNS && m <= STREAM_MAX_ROWS;
+    if !wgmma || stage_elems > 0 || !rows || !streams_long_operand(m, n, k) {
+        return None;
+    }
+    let kernel = Bf16Kernel::Wgmma64x128;
+    Some((kernel, one_round_splits(&TileModel::of_bf16(kernel)?, m, n, k, sms)?))
+}
+
+/// TF32 `GemmKernel::Tf32Auto`'s plan: for a product bound by streaming its long operand the
+/// streaming rule ([`stream_plan_tf32`]); otherwise the cost model over the `Tf32Wgmma` tiles (on sm_90a;
 /// with the cost of staging or transposing the operands that are not K-major,
 /// [`Tf32Staging::plan_cost`]; the 128×208 tile always stages them, and is considered only
 /// where [`wide_208_saves_columns`]), `Tf32` and `Tf32Tile64`; then, with an MN-major operand,
@@ -648,6 +731,9 @@ impl Tf32Staging {
 /// where they cost less, the 64×128 one on small products whatever the costs
 /// ([`TF32_REGA_ALWAYS_FLOPS`]).
 pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
+    if let Some(plan) = stream_plan_tf32(wgmma, stage.rega, stage.all == 0, m, n, k, sms) {
+        return plan;
+    }
     let wide = (TF32_WGMMA, GemmKernel::Tf32Wgmma128x208);
     let cands = tensor_core_candidates(wide, [GemmKernel::Tf32, GemmKernel::Tf32Tile64], TileModel::of, wgmma, n).map(move |(x, md)| {
         let slower = stage.four_byte && x == GemmKernel::Tf32;
@@ -726,7 +812,8 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
     n > 128 && 100 * cols(208) <= 85 * cols(256)
 }
 
-/// `Bf16Kernel::Auto`'s plan: the cost model over the `Wgmma` tiles (on sm_90a; with the cost
+/// `Bf16Kernel::Auto`'s plan: for a product of a few rows bound by streaming op(B) the streaming
+/// rule ([`stream_plan_bf16`]); otherwise the cost model over the `Wgmma` tiles (on sm_90a; with the cost
 /// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
 /// [`wide_208_saves_columns`], at [`BF16_208_MN_B_EFF`] of its rate with an MN-major op(B)),
 /// `MmaLdmatrix` and `MmaTile64`; then the
@@ -747,6 +834,9 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// against 124, 2000³ 29.2 against 30.7), and faster where it has fewer (112 against 128 at
 /// 4096×784×4096); with more (784×4096×4096 tn: 128 against 112) 6 % slower.
 pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
+    if let Some(plan) = stream_plan_bf16(wgmma, stage_elems, m, n, k, sms) {
+        return plan;
+    }
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n).map(move |(x, md)| {
         let slower = b_mn && x == Bf16Kernel::Wgmma128x208;
@@ -949,6 +1039,36 @@ mod tests {
         }
         assert_eq!(choose(&F32_TILES, 32, 4096, 4096, h).kernel, GemmKernel::Tile32x64);
         assert_eq!(choose(&F32_TILES, 4096, 16, 4096, h).kernel, GemmKernel::Tile64x32);
+    }
+
+    #[test]
+    fn streaming_products_fill_one_round() {
+        let h = Multiprocessors::H100;
+        let kk = Tf32Staging::default();
+        // K-major, few rows: 32 tiles of 64×128, 3 splits (32 clusters of 3 fit 39; of 4, 30).
+        assert_eq!(choose_tf32(true, kk, 16, 4096, 4096, h), GemmPlan { kernel: GemmKernel::Tf32Wgmma64x128, splits: 3 });
+        // 64 tiles: 2 splits (64 clusters of 2 fit 66).
+        assert_eq!(choose_tf32(true, kk, 8, 8192, 8192, h), GemmPlan { kernel: GemmKernel::Tf32Wgmma64x128, splits: 2 });
+        // An MN-major operand (nn: the register-A forms swap): the 128×192 tile over n×m.
+        let nn = Tf32Staging { all: 4096 * 4096, rest: 0, rega: Some((true, 0)), four_byte: false };
+        assert_eq!(choose_tf32(true, nn, 16, 4096, 4096, h), GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits: 3 });
+        // Over n×m = 16×4096: 22 tiles of 192 columns, 5 splits (22 clusters of 5 fit 22).
+        assert_eq!(choose_tf32(true, nn, 4096, 16, 4096, h), GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits: 5 });
+        // Not for few K-major columns, short products, or without `wgmma`.
+        assert!(stream_plan_tf32(true, None, true, 4096, 16, 4096, h).is_none());
+        assert!(stream_plan_tf32(true, None, true, 32, 1024, 1024, h).is_none());
+        assert!(stream_plan_tf32(false, None, true, 16, 4096, 4096, h).is_none());
+        // BF16: 33 to 64 rows, no padding pass.
+        assert_eq!(choose_bf16(true, (false, false), 0, 64, 4096, 4096, h), (Bf16Kernel::Wgmma64x128, 3));
+        assert!(stream_plan_bf16(true, 0, 16, 4096, 4096, h).is_none());
+        assert!(stream_plan_bf16(true, 8, 64, 4096, 4096, h).is_none());
+        // One round never holds more tiles than multiprocessors.
+        let m = TileModel::of(GemmKernel::Tf32Wgmma64x128).unwrap();
+        assert_eq!(one_round_splits(&m, 64, 128 * 200, 4096, h), None);
+        assert_eq!(one_round_splits(&m, 64, 128 * 100, 4096, h), Some(1));
+        // Too few tiles to fill two thirds of the multiprocessors in one round: the model.
+        let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rega: Some((true, 0)), four_byte: false };
+        assert!(stream_plan_tf32(true, nn.rega, false, 32, 1024, 16384, h).is_none());
     }
 
     #[test]
