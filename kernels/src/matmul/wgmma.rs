@@ -186,6 +186,17 @@ const _: () = assert!(WG_NARROW.consumers * 64 * WG_NARROW.ldc() * 4 <= WG_NARRO
 const _: () = assert!(WG_WIDE_208.consumers * 64 * WG_WIDE_208.ldc() * 4 <= WG_WIDE_208.stages * WG_WIDE_208.stage_bytes());
 const _: () = assert!(WG_WIDE_208.shared() as usize <= 227 * 1024);
 
+/// Quads (four floats) a thread of a clustered split-K block has in flight as it sums its share
+/// of the tile, over the cluster's ranks: 4 quads of each of 2 ranks, 2 of each of 4, 1 of each
+/// of 8 (`cluster_sum_share`; 32 floats, what one quad of each of 8 ranks took before; four
+/// quads over 8 ranks, 128 floats, spilled in the 64-row tiles). A cluster split cost about 5.6
+/// µs on the BF16 128×256 tile whatever the split count (1024×1024×4096: 43.2 µs unsplit, 29.4
+/// in 2 splits, 22.8 in 3; H200, docs/runs/2026-11-27-s23/c1), so one round trip per quad looked
+/// like the cost. It was only a small part of it: every `wgmma` plan of 13 products timed with
+/// both builds in one call ran in 0.986 (BF16, 610 plans) and 0.980 (TF32, 108) of the old time
+/// on geometric mean, 2 splits 0.97, 3 and 4 splits 1.00–1.02 (`c3`).
+pub const CLUSTER_LOADS: usize = 8;
+
 /// Most splits of a tile that one thread-block cluster holds (`GemmParams::cluster`): the
 /// portable cluster size.
 pub const MAX_CLUSTER_SPLITS: usize = 8;
@@ -979,24 +990,11 @@ mod device {
             // groups > 1 the host gives a workspace of tiles · groups · bm·bn floats and
             // MAX_CLUSTER_SPLITS counters per tile.
             let slot = |g: usize| unsafe { (p.ws as *mut f32).add((tile_id * groups + g) * bm * bn) };
-            let mut q = tid;
-            while q < own_rows * cq {
-                let (r, c4) = (first_row + q / cq, 4 * (q % cq));
-                let local = base + ((r * ldc + c4) * 4) as u32;
-                let mut parts = [[0f32; 4]; MAX_CLUSTER_SPLITS];
-                unroll!(g in [0, 1, 2, 3, 4, 5, 6, 7] {
-                    if g < csize {
-                        // SAFETY: block g of the cluster is live until the barrier below, its
-                        // staged tile was published by the barrier above; 16-byte aligned.
-                        parts[g] = unsafe { ld_shared_cluster_f32x4(map_shared_rank(local, g as u32)) };
-                    }
-                });
-                let mut sum = parts[0];
-                unroll!(g in [1, 2, 3, 4, 5, 6, 7] {
-                    if g < csize {
-                        unroll!(e in [0, 1, 2, 3] { sum[e] += parts[g][e]; });
-                    }
-                });
+            // Several quads per thread and pass, every rank's loads of all of them issued before
+            // any sum: one round trip through distributed shared memory per pass, not per quad
+            // (`CLUSTER_LOADS`).
+            let own = own_rows * cq;
+            let store = |r: usize, c4: usize, sum: [f32; 4]| {
                 if groups == 1 {
                     // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
                     unsafe { gemm_epilogue4_with::<true>(c, bias, p, act, m0 + r, n0 + c4, sum) };
@@ -1004,7 +1002,16 @@ mod device {
                     // SAFETY: inside this group's slot (r < bm, c4 + 4 ≤ bn), 16-byte aligned.
                     unsafe { *(slot(group).add(r * bn + c4) as *mut F32x4) = F32x4(sum) };
                 }
-                q += threads;
+            };
+            let quads = (base, ldc, first_row, cq, own, csize, tid, threads);
+            // SAFETY (each): every rank's staged tile was published by the barrier above and
+            // stays live until the barrier below; the share's quads lie inside it.
+            unsafe {
+                match csize {
+                    0..=2 => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, store),
+                    3..=4 => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, store),
+                    _ => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, store),
+                }
             }
             // No block leaves (freeing its shared memory) while another still reads it.
             cluster_sync();
@@ -1129,6 +1136,58 @@ mod device {
                 unsafe { gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + x), (1, 0), v) };
             }
             idx += threads;
+        }
+    }
+
+    /// Sums this block's share of a clustered split-K tile (`cluster_sync` passed): the quads
+    /// `tid`, `tid + threads`, … below `own` (quad q: row `first_row + q / cq`, columns
+    /// `4·(q % cq)..` of the staged tiles, rows of `ldc` floats at shared address `base`), each
+    /// the sum in rank order of the quads at that place in the `csize` ≤ `G` blocks of the
+    /// cluster, handed to `store(row, column, sum)`. `U` quads per thread and pass, the loads of
+    /// all of them issued before any sum: `U·G` quads in flight, the same registers whatever
+    /// the cluster (`CLUSTER_LOADS`).
+    ///
+    /// # Safety
+    /// Every rank's staged tile is published (a `cluster_sync` after its writes) and stays live
+    /// until this returns; the quads lie inside it and are 16-byte aligned.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    unsafe fn cluster_sum_share<const U: usize, const G: usize>(
+        (base, ldc, first_row, cq, own, csize, tid, threads): (u32, usize, usize, usize, usize, usize, usize, usize),
+        store: impl Fn(usize, usize, [f32; 4]),
+    ) {
+        let place = |q: usize| (first_row + q / cq, 4 * (q % cq));
+        let mut q = tid;
+        while q < own {
+            let mut parts = [[[0f32; 4]; G]; U];
+            // Literal indices (`unroll!`), so the parts stay in registers.
+            unroll!(u in [0, 1, 2, 3] {
+                let qu = q + u * threads;
+                if u < U && qu < own {
+                    let (r, c4) = place(qu);
+                    let local = base + ((r * ldc + c4) * 4) as u32;
+                    unroll!(g in [0, 1, 2, 3, 4, 5, 6, 7] {
+                        if g < G && g < csize {
+                            // SAFETY: forwarded (block g's tile, 16-byte aligned).
+                            parts[u][g] = unsafe { ld_shared_cluster_f32x4(map_shared_rank(local, g as u32)) };
+                        }
+                    });
+                }
+            });
+            unroll!(u in [0, 1, 2, 3] {
+                let qu = q + u * threads;
+                if u < U && qu < own {
+                    let (r, c4) = place(qu);
+                    let mut sum = parts[u][0];
+                    unroll!(g in [1, 2, 3, 4, 5, 6, 7] {
+                        if g < G && g < csize {
+                            unroll!(e in [0, 1, 2, 3] { sum[e] += parts[u][g][e]; });
+                        }
+                    });
+                    store(r, c4, sum);
+                }
+            });
+            q += U * threads;
         }
     }
 
