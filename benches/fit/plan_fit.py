@@ -220,6 +220,12 @@ def losses(cases, params):
             if p not in best_split or c < best_split[p][0]:
                 best_split[p] = (c, s)
         _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
+        # FP32: one 64×64 tile whose most splits keep at most half the multiprocessors busy runs
+        # the 32-wide tiles (plan.rs: few_blocks_plan).
+        if prec == "f32" and 2 * (-(-m // 64) * -(-n // 64)) * MAX_SPLITS <= SMS and -(-k // 16) >= MAX_SPLITS * MIN_SLICES:
+            narrow = [(c, p, s) for p, (c, s) in best_split.items() if p in ("Tile32x64", "Tile64x32")]
+            if narrow:
+                _, pick, s = min(narrow)
         streamed = stream_plan(prec, key[1], m, n, k, params)
         if streamed is not None and streamed in plans:
             pick, s = streamed

@@ -30,7 +30,9 @@ pub const WARPDOT_THREADS: u32 = 32 * WARPDOT_WARPS;
 ///
 /// # Thread mapping
 /// Warp w of block (x, y) → column x·8 + w, rows y·4 + 0..4; lane l sums k = 4l + 128i + 0..4
-/// (vector path) or k = l + 32i.
+/// (vector path; with both operands k-contiguous but W's rows off the quads' alignment, from
+/// W's first aligned quad h on: k = h + 4l + 128i + 0..4, the k before h and after the last
+/// quad one per lane) or k = l + 32i.
 #[kernel]
 pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded.
@@ -107,6 +109,69 @@ unsafe fn warpdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *cons
                 if r < rows {
                     // SAFETY: as above.
                     let av = unsafe { T::load4(a.add((row0 + r) * ars + q)) };
+                    acc[r] = fma(av[3], bv[3], fma(av[2], bv[2], fma(av[1], bv[1], fma(av[0], bv[0], acc[r]))));
+                }
+            });
+            q += 128;
+        }
+        q0 = kv;
+    } else if acs == 1 && brs == 1 && (rows == 1 || core::mem::size_of::<T>() < 4) {
+        // Both k-contiguous, but a row stride (or base) breaks the quads' alignment: W's row
+        // from its first aligned quad on in aligned quad loads, two per lane and pass as above,
+        // op(A) one element at a time (a few rows, read by every warp of the block: cached);
+        // the head before it and the tail after the last quad one element per lane. One
+        // element per lane and step streamed W slowly: nt 1×5099×6665 (rows of 6665 elements)
+        // took 59.0 µs in f32 and 62.9 in bf16, 47.7 and 41.3 this way; bf16 nt 2×3001×4097
+        // 22.0 → 15.3 (H200, docs/runs/2026-11-27-s23/c4). Not for f32 on more than one row:
+        // its one-element loads of W are whole 128-byte lines per warp already, and op(A)'s
+        // four loads per quad cost more than they save (f32 nt 2×3001×4097 21.4 → 24.0 µs,
+        // 3×2049×1023 5.1 → 6.6).
+        let elem = core::mem::size_of::<T>();
+        let row = b as usize + col * bcs * elem;
+        let head = ((T::QUAD_BYTES - row % T::QUAD_BYTES) % T::QUAD_BYTES / elem).min(k);
+        if lane < head {
+            // SAFETY: lane < head ≤ k, col < n, rows < m.
+            let bv = unsafe { T::load(b.add(col * bcs + lane)) };
+            unroll!(r in [0, 1, 2, 3] {
+                if r < rows {
+                    // SAFETY: as above.
+                    acc[r] = fma(unsafe { T::load(a.add((row0 + r) * ars + lane)) }, bv, acc[r]);
+                }
+            });
+        }
+        let kv = head + (k - head) / 4 * 4;
+        let quad_a = |r: usize, q: usize| {
+            // SAFETY: (its callers) q + 4 ≤ k, r < rows.
+            unsafe { core::array::from_fn::<f32, 4, _>(|e| T::load(a.add((row0 + r) * ars + q + e))) }
+        };
+        let mut q = head + 4 * lane;
+        while q + 128 < kv {
+            // SAFETY: q + 128 + 4 ≤ k, col < n; W's quads from `head` on are aligned.
+            let bv = unsafe { [T::load4(b.add(col * bcs + q)), T::load4(b.add(col * bcs + q + 128))] };
+            let mut av = [[[0f32; 4]; 2]; WARPDOT_ROWS];
+            unroll!(r in [0, 1, 2, 3] {
+                if r < rows {
+                    unroll!(u in [0, 1] {
+                        av[r][u] = quad_a(r, q + 128 * u);
+                    });
+                }
+            });
+            unroll!(r in [0, 1, 2, 3] {
+                if r < rows {
+                    unroll!(u in [0, 1] {
+                        let (x, y) = (av[r][u], bv[u]);
+                        acc[r] = fma(x[3], y[3], fma(x[2], y[2], fma(x[1], y[1], fma(x[0], y[0], acc[r]))));
+                    });
+                }
+            });
+            q += 256;
+        }
+        while q < kv {
+            // SAFETY: q + 4 ≤ k, col < n; aligned (as above).
+            let bv = unsafe { T::load4(b.add(col * bcs + q)) };
+            unroll!(r in [0, 1, 2, 3] {
+                if r < rows {
+                    let av = quad_a(r, q);
                     acc[r] = fma(av[3], bv[3], fma(av[2], bv[2], fma(av[1], bv[1], fma(av[0], bv[0], acc[r]))));
                 }
             });

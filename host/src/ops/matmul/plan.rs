@@ -503,6 +503,9 @@ pub const X3_AUTO_MAX_STAGED: usize = 1 << 27;
 /// on 1024³ 2.3e-5 against 2.5e-5 (`WarpTiledWide`) and cuBLAS SGEMM's 7.3e-5, on
 /// 128×16384×256 4.6e-5 against 1.2e-4 and 8.3e-5; H100, e1).
 pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, reads: X3SplitReads, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
+    if let Some(plan) = few_blocks_plan(tiles, m, n, k, sms) {
+        return plan;
+    }
     let (kernel, splits, cost) = cheapest(tile_candidates(tiles, m, n, k), |_, c| c, m, n, k, sms).unwrap_or((tiles[0], 1, f64::INFINITY));
     let split = GemmKernel::Tf32x3Split;
     let split_plan = match TileModel::of(split) {
@@ -529,6 +532,25 @@ pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, reads: X3SplitReads, m: usi
         }
     }
     GemmPlan { kernel, splits }
+}
+
+/// FP32 `Auto`'s plan where even the most splits of the 64×64 tiles keep at most half the
+/// multiprocessors busy (an output of one 64×64 tile, k long enough for every split): the
+/// 32-row and 32-column tiles, twice the blocks, at the model's splits, as the streaming rule
+/// fills a round ([`one_round_splits`]). The model prices the 64×64 tile's splits cheaper
+/// (its split cost was fitted on products with more tiles): 64×64×16384 ran 64 splits of
+/// `Tile64Fine` in 22.3 µs in every layout, 64 of `Tile32x64` in 16.2–16.7, cuBLAS 12.6–14.8
+/// (H200, docs/runs/2026-11-27-s23/c1).
+pub fn few_blocks_plan(tiles: &[GemmKernel], m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<GemmPlan> {
+    let wide = TileModel::of(GemmKernel::Tile64Fine)?;
+    let most = wide.slices_per_split(k, MAX_SPLITS).map(|_| MAX_SPLITS)?;
+    if 2 * wide.tiles(m, n) * most as usize > sms.count {
+        return None;
+    }
+    let narrow = [GemmKernel::Tile32x64, GemmKernel::Tile64x32];
+    let cands = narrow.into_iter().filter(|x| tiles.contains(x)).map(|x| (x, TileModel::of(x)));
+    let (kernel, splits, _) = cheapest(cands, |_, c| c, m, n, k, sms)?;
+    Some(GemmPlan { kernel, splits })
 }
 
 /// How [`GemmKernel::Tf32x3Split`] reads a product's operands: how many MN-major ones its
@@ -1069,6 +1091,16 @@ mod tests {
         // Too few tiles to fill two thirds of the multiprocessors in one round: the model.
         let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rega: Some((true, 0)), four_byte: false };
         assert!(stream_plan_tf32(true, nn.rega, false, 32, 1024, 16384, h).is_none());
+    }
+
+    #[test]
+    fn one_tile_with_a_long_k_takes_the_narrow_tiles() {
+        let h = Multiprocessors::H100;
+        let p = choose_f32(&F32_TILES, true, X3SplitReads::default(), 64, 64, 16384, h);
+        assert!(matches!(p.kernel, GemmKernel::Tile32x64 | GemmKernel::Tile64x32) && p.splits >= 32, "{p:?}");
+        // Two 64×64 tiles at 64 splits fill the multiprocessors; a short k cannot split 64 ways.
+        assert!(few_blocks_plan(&F32_TILES, 64, 128, 16384, h).is_none());
+        assert!(few_blocks_plan(&F32_TILES, 64, 64, 1024, h).is_none());
     }
 
     #[test]
