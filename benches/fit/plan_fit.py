@@ -117,8 +117,8 @@ def narrow_tile_saves(kernel, m, n, k):
     return saves(m) if kernel == "Tile32x64" else saves(n) if kernel == "Tile64x32" else True
 
 
-def cost(kernel, m, n, k, s, params):
-    if not narrow_tile_saves(kernel, m, n, k):
+def cost(kernel, m, n, k, s, params, admit_all=False):
+    if not admit_all and not narrow_tile_saves(kernel, m, n, k):
         return None
     bm, bn, bk, resident, warps = SHAPES[kernel]
     eff, fixed, split_cost = params[kernel][:3]
@@ -223,7 +223,8 @@ def losses(cases, params):
         # FP32: one 64×64 tile whose most splits keep at most half the multiprocessors busy runs
         # the 32-wide tiles (plan.rs: few_blocks_plan).
         if prec == "f32" and 2 * (-(-m // 64) * -(-n // 64)) * MAX_SPLITS <= SMS and -(-k // 16) >= MAX_SPLITS * MIN_SLICES:
-            narrow = [(c, p, s) for p, (c, s) in best_split.items() if p in ("Tile32x64", "Tile64x32")]
+            narrow = [(cost(p, m, n, k, s, params, True), p, s) for (p, s) in plans if p in ("Tile32x64", "Tile64x32")]
+            narrow = [x for x in narrow if x[0] is not None]
             if narrow:
                 _, pick, s = min(narrow)
         streamed = stream_plan(prec, key[1], m, n, k, params)
