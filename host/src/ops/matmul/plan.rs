@@ -707,8 +707,8 @@ pub const STREAM_MIN_FILL_PCT: usize = 67;
 /// it took the 64×128 register-A tile in 2 splits for nn 16×4096×4096, 56.5 µs, and the 64×64
 /// tile for nt, 32.7 µs, where cuBLAS takes 23.3 and 21.6 (H200, docs/runs/2026-11-27-s23/c1).
 /// With an MN-major operand, the 128×192 register-A tile ([`GemmKernel::Tf32WgmmaRegAWide`],
-/// the MN-major operand read into registers, no staging or transposing pass, tiles over n×m
-/// when `rega` says it swaps); with both K-major and few rows, the 64×128 tile
+/// the MN-major operand read into registers, no transposing pass (tn stages its short operand
+/// first), tiles over n×m when `rega` says it swaps); with both K-major and few rows, the 64×128 tile
 /// ([`GemmKernel::Tf32Wgmma64x128`]); each in the most splits one round holds
 /// ([`one_round_splits`]). Measured against the fastest of every plan timed (c1): nn
 /// 16/32/64×4096×4096 26.4–27.5 µs (the fastest), tn 30.3–31.4 (fastest 27.8–29.7), nn and tn
