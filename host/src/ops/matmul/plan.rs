@@ -543,8 +543,8 @@ pub fn choose_f32(tiles: &[GemmKernel], wgmma: bool, reads: X3SplitReads, m: usi
 /// (H200, docs/runs/2026-11-27-s23/c1).
 pub fn few_blocks_plan(tiles: &[GemmKernel], m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<GemmPlan> {
     let wide = TileModel::of(GemmKernel::Tile64Fine)?;
-    let most = wide.slices_per_split(k, MAX_SPLITS).map(|_| MAX_SPLITS)?;
-    if 2 * wide.tiles(m, n) * most as usize > sms.count {
+    wide.slices_per_split(k, MAX_SPLITS)?;
+    if 2 * wide.tiles(m, n) * MAX_SPLITS as usize > sms.count {
         return None;
     }
     let narrow = [GemmKernel::Tile32x64, GemmKernel::Tile64x32];
