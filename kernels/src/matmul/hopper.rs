@@ -157,6 +157,22 @@ pub unsafe fn st_shared_f32x4(addr: u32, v: [f32; 4]) {
     };
 }
 
+/// Stores two f32 at shared address `addr`.
+///
+/// # Safety
+/// `addr` is an 8-byte aligned shared address inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn st_shared_f32x2(addr: u32, v: [f32; 2]) {
+    // SAFETY: forwarded.
+    unsafe {
+        asm!(
+            "st.shared.v2.f32 [{a}], {{{x}, {y}}};",
+            a = in(reg32) addr, x = in(reg32) v[0], y = in(reg32) v[1],
+            options(nostack),
+        )
+    };
+}
+
 /// Waits until the grids this one depends on have completed and their memory is visible
 /// (`griddepcontrol.wait`). A kernel launched with programmatic stream serialization may start
 /// while the previous kernel in its stream is still running, so it must call this before it

@@ -97,10 +97,12 @@ impl WgTile {
         let epilogue = self.consumers * 64 * self.ldc() * 4;
         (1024 + if ring > epilogue { ring } else { epilogue }) as u32
     }
-    /// Row length (floats) of the shared tile the epilogue stages C through: bn + 4 (rows stay
-    /// 16-byte aligned; the padding spreads a warp's 8-row fragment stores over the banks).
+    /// Row length (floats) of the shared tile the epilogue stages C through: bn + 8. Rows stay
+    /// 16-byte aligned, and the consumers' 8-byte stores of their fragments (a half-warp: four
+    /// rows × four column pairs) fall on 32 different banks: with bn + 4 and 4-byte stores,
+    /// every store instruction took two passes.
     pub const fn ldc(&self) -> usize {
-        self.bn + 4
+        self.bn + 8
     }
 }
 
@@ -933,9 +935,8 @@ mod device {
                                 *staged.add(c * sldc + r) = d[4 * j + 2 * h];
                                 *staged.add((c + 1) * sldc + r) = d[4 * j + 2 * h + 1];
                             } else {
-                                let dst = staged.add(r * sldc + c);
-                                *dst = d[4 * j + 2 * h];
-                                *dst.add(1) = d[4 * j + 2 * h + 1];
+                                // One 8-byte store per pair of columns (`WgTile::ldc`).
+                                st_shared_f32x2(base + ((r * sldc + c) * 4) as u32, [d[4 * j + 2 * h], d[4 * j + 2 * h + 1]]);
                             }
                         }
                     });
