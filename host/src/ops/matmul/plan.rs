@@ -153,6 +153,11 @@ impl Multiprocessors {
     }
 }
 
+/// The fixed cost (k-steps) of the 128-row TF32 `wgmma` tiles ([`GemmKernel::Tf32Wgmma`],
+/// [`GemmKernel::Tf32Wgmma128x208`], [`GemmKernel::Tf32WgmmaRegAWide`]); see
+/// [`TileModel::of`].
+const TF32_WIDE_FIXED: f64 = 128.0;
+
 /// What the cost model knows of one tile kernel.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TileModel {
@@ -230,10 +235,17 @@ impl TileModel {
             // (65 µs against 26, `r2`).
             GemmKernel::Tile32x64 => t((32, 64, 16, 4, 3, 0.90, 0.0, 4.0)),
             GemmKernel::Tile64x32 => t((64, 32, 16, 4, 3, 0.90, 0.0, 4.0)),
-            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, 64.0, 768.0), (240.0, 256.0)),
+            // The three 128-row TF32 tiles' fixed cost (this one, the 128×208 and the 128×192
+            // register-A tile): 128 k-steps, from 64. At 64 the model sent short-k products to
+            // them (nt 1024×784×64 on the 128×208 tile, 8.4 µs where the 64×64 tile took 3.9;
+            // tn 16384×1024×128 on the 128×192 tile, 54.5 against 45.6 on the 64×128 one; H200,
+            // docs/runs/2026-11-27-s24/d6); at 128 plan_fit.py scores 1.048 on those 24 cases
+            // (from 1.078) and 1.048 on the 328 TF32 cases of the H100 plan files (from 1.052),
+            // FP32's 403 unchanged (1.036).
+            GemmKernel::Tf32Wgmma => wg((128, 256, 32, 1, 8, 1.0, TF32_WIDE_FIXED, 768.0), (240.0, 256.0)),
             GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 304.0, 1024.0), (176.0, 0.0)),
             // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
-            GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, 64.0, 768.0), (240.0, 0.0)),
+            GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, TF32_WIDE_FIXED, 768.0), (240.0, 0.0)),
             GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), (48.0, 32.0)),
             // eff: 4096³ nn took 627 µs on it, 420 on the staged 128×256 tile; fixed and split
             // costs fitted to every split of it and of the other TF32 `wgmma` tiles on 13
@@ -248,7 +260,7 @@ impl TileModel {
             // tile. It ran nn 1024×4096×4096 in 128 µs against 153 on the staged 128×256 tile,
             // 1536³ 30 against 46, tn 3000³ 222 against 269; 4096³ and 2048³ 3–13 % slower
             // (H100, docs/runs/2026-11-24-h100-s17/e3).
-            GemmKernel::Tf32WgmmaRegAWide => wg((128, 192, 32, 1, 8, 0.92, 64.0, 768.0), (240.0, 256.0)),
+            GemmKernel::Tf32WgmmaRegAWide => wg((128, 192, 32, 1, 8, 0.92, TF32_WIDE_FIXED, 768.0), (240.0, 256.0)),
             // FP32 on TF32: the TF32 kernels' models, over the three segments' k.
             GemmKernel::Tf32x3Wgmma => TileModel::of(GemmKernel::Tf32Wgmma),
             // FP32 on TF32 (over the three segments' k): eff from 4096³, 1.56 ms for three
