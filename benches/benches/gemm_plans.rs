@@ -115,9 +115,15 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             }
         }
         _ => {
-            for kernel in
-                [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64, Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64]
-            {
+            for kernel in [
+                Bf16Kernel::Wgmma,
+                Bf16Kernel::Wgmma128x208,
+                Bf16Kernel::Wgmma128x192,
+                Bf16Kernel::Wgmma64x128,
+                Bf16Kernel::Wgmma64x64,
+                Bf16Kernel::MmaLdmatrix,
+                Bf16Kernel::MmaTile64,
+            ] {
                 add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
             }
             // The swapped kernels and the 64×32 tiles (where their 32-wide side is at most

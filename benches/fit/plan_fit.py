@@ -34,7 +34,7 @@ SHAPES = {
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
     "Tf32Wgmma64x64": (64, 64, 32, 2, 8), "Wgmma64x64": (64, 64, 64, 2, 8), "Wgmma64x32": (64, 32, 64, 2, 8),
-    "Wgmma128x208": (128, 208, 64, 1, 8), "Tf32Wgmma128x208": (128, 208, 32, 1, 8),
+    "Wgmma128x208": (128, 208, 64, 1, 8), "Tf32Wgmma128x208": (128, 208, 32, 1, 8), "Wgmma128x192": (128, 192, 64, 1, 8),
     "Tf32x3Wgmma128x128": (128, 128, 32, 1, 8), "Tf32x3Split": (128, 128, 32, 1, 8),
     "Tf32WgmmaRegA": (64, 128, 32, 2, 8), "Tf32WgmmaRegAWide": (128, 192, 32, 1, 8),
 }
@@ -45,7 +45,7 @@ REGA = ("Tf32WgmmaRegA", "Tf32WgmmaRegAWide")
 # at least 64 and, where it stages, k is at least 64 (plan.rs: TF32_REGA_ALWAYS_FLOPS).
 TF32_REGA_ALWAYS_FLOPS = 2**30
 # The wgmma kernels: staged operands add a pass, and a split moves only the partial tile's part inside C.
-WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma64x128", "Wgmma64x64", "Wgmma64x32",
+WGMMA = ("Tf32Wgmma", "Tf32Wgmma128x208", "Tf32Wgmma64x128", "Tf32Wgmma64x64", "Wgmma", "Wgmma128x208", "Wgmma128x192", "Wgmma64x128", "Wgmma64x64", "Wgmma64x32",
          "Tf32x3Wgmma128x128", "Tf32x3Split", "Tf32WgmmaRegA", "Tf32WgmmaRegAWide")
 # FP32 on TF32 (FP32 `Auto`, plan.rs: choose_f32): the staged form over three segments of the
 # padded k plus its staging pass, the split form over k; both in TF32 units, times this.
@@ -63,7 +63,7 @@ PARAMS = {
     "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.61, 352.0, 1024.0, 208.0, 64.0],
     "Tf32Wgmma64x64": [0.67, 624.0, 16.0, 48.0, 32.0], "Wgmma64x64": [0.38, 240.0, 256.0, 64.0, 384.0],
     "Wgmma64x32": [0.38, 240.0, 256.0, 64.0, 384.0],
-    "Wgmma128x208": [0.97, 448.0, 768.0, 16.0, 0.0], "Tf32Wgmma128x208": [0.95, 128.0, 768.0, 240.0, 0.0],
+    "Wgmma128x208": [0.97, 448.0, 768.0, 16.0, 0.0], "Wgmma128x192": [0.95, 352.0, 768.0, 64.0, 192.0], "Tf32Wgmma128x208": [0.95, 128.0, 768.0, 240.0, 0.0],
     "Tf32x3Wgmma128x128": [0.70, 128.0, 768.0, 64.0, 256.0], "Tf32x3Split": [0.26, 0.0, 256.0, 0.0, 64.0],
     "Tf32WgmmaRegA": [0.67, 512.0, 1024.0, 48.0, 0.0], "Tf32WgmmaRegAWide": [0.92, 128.0, 768.0, 240.0, 256.0],
 }

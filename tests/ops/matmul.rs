@@ -500,6 +500,7 @@ pub fn register(s: &mut Suite) {
     for kernel in [
         Bf16Kernel::Wgmma,
         Bf16Kernel::Wgmma128x208,
+        Bf16Kernel::Wgmma128x192,
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::Wgmma64x64,
         Bf16Kernel::WgmmaSwapped,

@@ -395,6 +395,10 @@ macro_rules! wgmma_any_n {
                 let d = acc_as::<$nacc, 64>($d);
                 with_acc_indices!(64, wgmma_m64!($pre, "128", $post, $tail, d, $da, $db,))
             }
+            96 => {
+                let d = acc_as::<$nacc, 96>($d);
+                with_acc_indices!(96, wgmma_m64!($pre, "192", $post, $tail, d, $da, $db,))
+            }
             104 => {
                 let d = acc_as::<$nacc, 104>($d);
                 with_acc_indices!(104, wgmma_m64!($pre, "208", $post, $tail, d, $da, $db,))
@@ -403,7 +407,7 @@ macro_rules! wgmma_any_n {
                 let d = acc_as::<$nacc, 128>($d);
                 with_acc_indices!(128, wgmma_m64!($pre, "256", $post, $tail, d, $da, $db,))
             }
-            _ => panic!("wgmma: 16, 32, 64, 104 or 128 accumulators per thread"),
+            _ => panic!("wgmma: 16, 32, 64, 96, 104 or 128 accumulators per thread"),
         }
     };
 }

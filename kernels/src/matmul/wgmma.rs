@@ -119,6 +119,13 @@ pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
 /// (832 columns) where the 128×256 tile computes 1024: BF16 nt 4096×784×4096 ran 73 µs on it,
 /// 4096×768×4096 45 (H100, docs/runs/2026-11-23-h100-s8/r4).
 pub const WG_WIDE_208: WgTile = WgTile { consumers: 2, bn: 208, stages: 4 };
+/// 128×192 (two consumer warpgroups, `wgmma` n = 192): a third more tiles than the 128×256
+/// one, each op(B) tile in three whole 64-wide boxes. At 1536³ the 128×256 tiles fill 72 of
+/// 132 multiprocessors and took 20.0 µs, cuBLAS 12.9 (H200, docs/runs/2026-11-27-s25/e3); these
+/// fill 96.
+pub const WG_WIDE_192: WgTile = WgTile { consumers: 2, bn: 192, stages: 4 };
+const _: () = assert!(WG_WIDE_192.consumers * 64 * WG_WIDE_192.ldc() * 4 <= WG_WIDE_192.stages * WG_WIDE_192.stage_bytes());
+const _: () = assert!(WG_WIDE_192.shared() as usize <= 227 * 1024);
 /// 64×64, six stages (97 KiB, two blocks per multiprocessor: the registers of a split's
 /// summing loop allow no third): products with few rows or few columns, where a block's time
 /// goes to streaming its operand panels (the 64×128 tile ran nt 32×1024×1024 in 6.5 µs on 8
@@ -1119,6 +1126,12 @@ mod device {
         // Where C takes no quads, a thread's four values are one column of four staged rows
         // (group idx: rows 4·(idx / bn) + j, column idx % bn; `gemm_epilogue4_step`).
         let takes_quads = crate::matmul::c_takes_quads(c, bias, p);
+        let plain = matches!(act, crate::math::Activation::Identity | crate::math::Activation::Relu);
+        if takes_quads && plain && rows == bm && n0 + bn <= p.n as usize && p.beta == 0.0 && p.c_bf16 == 0 {
+            // SAFETY: the tile lies inside C (tested above), quads are 16-byte aligned.
+            unsafe { store_whole_tile(staged, (bm, bn, ldc), c, bias, p, (m0, n0), (tid, threads)) };
+            return;
+        }
         let mut idx = tid;
         let end = if takes_quads { rows * (bn / 4) } else { rows.div_ceil(4) * bn };
         while idx < end {
@@ -1139,6 +1152,62 @@ mod device {
                 unsafe { gemm_epilogue4_step::<true>(c, bias, p, act, (m0 + r, n0 + x), (1, 0), v) };
             }
             idx += threads;
+        }
+    }
+
+    /// Stores a staged tile that lies wholly inside C, on the common epilogue: α, the bias,
+    /// identity or ReLU, no β·C and no bf16 copy. The general loop's tests (row and column
+    /// bounds, alignment, β, the activation and the bf16 copy, per quad) made it
+    /// instruction-bound: per-block clock stamps put the 128×256 tile's staging and store at
+    /// 3.8 µs, beside 9.3 µs of main loop at 1024³ (H200, docs/runs/2026-11-27-s25/e1). Here
+    /// each thread takes quads `tid`, `tid + threads`, …, four loads in flight before their
+    /// stores.
+    ///
+    /// # Safety
+    /// `staged` holds the bm×bn tile in rows of `ldc` floats (16-byte aligned quads); rows
+    /// m0..m0 + bm and columns n0..n0 + bn lie inside C, which takes quads
+    /// (`c_takes_quads`), as does the bias if `p.has_bias != 0`.
+    #[inline(always)]
+    unsafe fn store_whole_tile(
+        staged: *mut f32,
+        (bm, bn, ldc): (usize, usize, usize),
+        c: *mut f32,
+        bias: *const f32,
+        p: &GemmParams,
+        (m0, n0): (usize, usize),
+        (tid, threads): (usize, usize),
+    ) {
+        let qpr = bn / 4;
+        let end = bm * qpr;
+        let relu = p.act == crate::math::Activation::Relu as u32;
+        let ldg = p.ldc as usize;
+        let finish = |q: usize, v: F32x4| {
+            let (r, c4) = (q / qpr, 4 * (q % qpr));
+            let mut v = v.map(|x| p.alpha * x);
+            if p.has_bias != 0 {
+                // SAFETY: columns n0 + c4.. lie inside the bias (length n), 16-byte aligned.
+                let b = unsafe { *(bias.add(n0 + c4) as *const F32x4) };
+                v = v.zip(b, |x, b| x + b);
+            }
+            if relu {
+                v = v.map(crate::math::relu);
+            }
+            // SAFETY: inside C (the caller), 16-byte aligned.
+            unsafe { *(c.add((m0 + r) * ldg + n0 + c4) as *mut F32x4) = v };
+        };
+        let load = |q: usize| {
+            // SAFETY: q < bm·bn/4: inside the staged tile.
+            unsafe { *(staged.add((q / qpr) * ldc + 4 * (q % qpr)) as *const F32x4) }
+        };
+        let mut q = tid;
+        while q + 3 * threads < end {
+            let v = [load(q), load(q + threads), load(q + 2 * threads), load(q + 3 * threads)];
+            unroll!(u in [0, 1, 2, 3] { finish(q + u * threads, v[u]); });
+            q += 4 * threads;
+        }
+        while q < end {
+            finish(q, load(q));
+            q += threads;
         }
     }
 
@@ -1419,6 +1488,15 @@ wgmma_four_layouts!(
     gemm_wgmma_bf16_kn_128x208,
     gemm_wgmma_bf16_mk_128x208,
     gemm_wgmma_bf16_mn_128x208
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 128×192 tile ([`WG_WIDE_192`])",
+    Bf16,
+    WG_WIDE_192,
+    gemm_wgmma_bf16_kk_128x192,
+    gemm_wgmma_bf16_kn_128x192,
+    gemm_wgmma_bf16_mk_128x192,
+    gemm_wgmma_bf16_mn_128x192
 );
 wgmma_kernel!(
     /// `gemm_wgmma_tf32_kk` on the 128×208 tile (K-major operands only: MN-major ones are

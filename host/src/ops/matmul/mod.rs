@@ -1513,7 +1513,7 @@ fn x3_split_reads(p: &GemmParams) -> plan::X3SplitReads {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Bf16Kernel {
     /// The fastest kernel for the shape and device: the cost model of [`plan`] picks among
-    /// [`Bf16Kernel::Wgmma`], [`Bf16Kernel::Wgmma128x208`], [`Bf16Kernel::Wgmma64x128`] and
+    /// [`Bf16Kernel::Wgmma`], [`Bf16Kernel::Wgmma128x208`], [`Bf16Kernel::Wgmma128x192`], [`Bf16Kernel::Wgmma64x128`] and
     /// [`Bf16Kernel::Wgmma64x64`], and for at most 32 rows or columns [`Bf16Kernel::Wgmma64x32`]
     /// and [`Bf16Kernel::Wgmma64x32Swapped`] (sm_90a only; an operand whose row
     /// stride is not a multiple of 8 elements is first copied into padded rows),
@@ -1539,6 +1539,9 @@ pub enum Bf16Kernel {
     /// `Wgmma` on 128×208 tiles: products whose n the 256-wide tile covers badly (n = 784 takes
     /// four 208-wide tiles, 832 columns, where 256-wide ones compute 1024).
     Wgmma128x208,
+    /// `Wgmma` on 128×192 tiles: a third more tiles than the 128×256 one, for mid-sized
+    /// products that leave multiprocessors idle on it (1536³: 96 tiles against 72).
+    Wgmma128x192,
     /// `Wgmma` on 64×128 tiles of one consumer warpgroup, two blocks per multiprocessor: four
     /// times the tiles of the 128×256 kernel for mid-sized outputs.
     Wgmma64x128,
@@ -1578,13 +1581,14 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 17] = [
+    pub const ALL: [Bf16Kernel; 18] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
         Bf16Kernel::MmaTile64,
         Bf16Kernel::Wgmma,
         Bf16Kernel::Wgmma128x208,
+        Bf16Kernel::Wgmma128x192,
         Bf16Kernel::Wgmma64x128,
         Bf16Kernel::Wgmma64x64,
         Bf16Kernel::WgmmaSwapped,
@@ -1628,6 +1632,7 @@ impl Bf16Kernel {
         match self {
             Bf16Kernel::Wgmma => Some(kernels::matmul::WG_WIDE),
             Bf16Kernel::Wgmma128x208 => Some(kernels::matmul::WG_WIDE_208),
+            Bf16Kernel::Wgmma128x192 => Some(kernels::matmul::WG_WIDE_192),
             Bf16Kernel::Wgmma64x128 => Some(kernels::matmul::WG_NARROW),
             Bf16Kernel::Wgmma64x64 => Some(kernels::matmul::WG_SMALL),
             Bf16Kernel::WgmmaSwapped => Some(kernels::matmul::WG_WIDE),
@@ -1779,6 +1784,7 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     let wide = tile == km::WG_WIDE;
     let small = tile == km::WG_SMALL;
     let w208 = tile == km::WG_WIDE_208;
+    let w192 = tile == km::WG_WIDE_192;
     let slim = tile == km::WG_SLIM;
     match (ta, tb) {
         (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32, km::gemm_wgmma_bf16_kk_64x32),
@@ -1789,6 +1795,10 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
         (Transpose::No, Transpose::No) if w208 => k(&km::GEMM_WGMMA_BF16_KN_128X208, km::gemm_wgmma_bf16_kn_128x208),
         (Transpose::Yes, Transpose::Yes) if w208 => k(&km::GEMM_WGMMA_BF16_MK_128X208, km::gemm_wgmma_bf16_mk_128x208),
         (Transpose::Yes, Transpose::No) if w208 => k(&km::GEMM_WGMMA_BF16_MN_128X208, km::gemm_wgmma_bf16_mn_128x208),
+        (Transpose::No, Transpose::Yes) if w192 => k(&km::GEMM_WGMMA_BF16_KK_128X192, km::gemm_wgmma_bf16_kk_128x192),
+        (Transpose::No, Transpose::No) if w192 => k(&km::GEMM_WGMMA_BF16_KN_128X192, km::gemm_wgmma_bf16_kn_128x192),
+        (Transpose::Yes, Transpose::Yes) if w192 => k(&km::GEMM_WGMMA_BF16_MK_128X192, km::gemm_wgmma_bf16_mk_128x192),
+        (Transpose::Yes, Transpose::No) if w192 => k(&km::GEMM_WGMMA_BF16_MN_128X192, km::gemm_wgmma_bf16_mn_128x192),
         (Transpose::No, Transpose::Yes) if wide => k(&km::GEMM_WGMMA_BF16_KK, km::gemm_wgmma_bf16_kk),
         (Transpose::No, Transpose::Yes) if small => k(&km::GEMM_WGMMA_BF16_KK_64X64, km::gemm_wgmma_bf16_kk_64x64),
         (Transpose::No, Transpose::No) if small => k(&km::GEMM_WGMMA_BF16_KN_64X64, km::gemm_wgmma_bf16_kn_64x64),

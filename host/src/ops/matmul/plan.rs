@@ -318,6 +318,12 @@ impl TileModel {
             // First fitted as the 128×256 tile at 4096³ nt's rate (205 µs on it, 191 on the
             // 128×256 tile; docs/runs/2026-11-23-h100-s8/r8); refitted with the others above.
             Bf16Kernel::Wgmma128x208 => wg((128, 208, 64, 1, 8, 0.97, 448.0, 768.0), (16.0, 0.0)),
+            // The 128×256 tile's constants but its rate: 0.95 of that tile's per column, so that
+            // it runs where it fills more multiprocessors or saves a round of blocks by more than
+            // a twentieth. 1536³ 16.4 µs against 20.0, 2500×1800×3000 67.7 against 72.9, but
+            // 5000³ (9 rounds of 128×192 tiles against 7 of 128×256) 510 against 468 and 8192³
+            // (21 against 16) 1459 against 1423 (H200, docs/runs/2026-11-27-s25/e4).
+            Bf16Kernel::Wgmma128x192 => wg((128, 192, 64, 1, 8, 0.95, 352.0, 768.0), (64.0, 192.0)),
             Bf16Kernel::MmaLdmatrix => t((128, 128, 64, 1, 8, 0.15, 96.0, 64.0)),
             Bf16Kernel::MmaTile64 => t((64, 64, 64, 3, 4, 0.17, 288.0, 64.0)),
             // The f32 kernel's model: the same block and slices (split-K validity and workspace).
@@ -635,7 +641,7 @@ fn tensor_core_candidates<K: Copy + PartialEq, const W: usize>(
 /// TF32's `wgmma` kernels, largest tile first.
 const TF32_WGMMA: [GemmKernel; 4] = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
 /// BF16's `wgmma` kernels, largest tile first.
-const BF16_WGMMA: [Bf16Kernel; 4] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
+const BF16_WGMMA: [Bf16Kernel; 5] = [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma128x208, Bf16Kernel::Wgmma128x192, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64];
 
 /// The TF32 `wgmma` kernels that transpose MN-major operands in shared memory run at this
 /// fraction of the K-major kernels' rate: nn 4096³ took 644 µs against nt's 356, 1024³ 23.4
@@ -1047,9 +1053,19 @@ mod tests {
         assert_ne!(choose_bf16(true, (false, false), 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
         // With an MN-major op(B) the 128×256 tile, on Cᵀ where that has fewer tiles or as many.
         assert_eq!(choose_bf16(true, (false, true), 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
-        assert_eq!(choose_bf16(true, (false, true), 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, (false, true), 0, 2000, 2000, 2000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
         assert_eq!(choose_bf16(true, (false, true), 0, 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
-        assert_eq!(choose_bf16(true, (false, false), 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        assert_eq!(choose_bf16(true, (false, false), 0, 4096, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        // The 128×192 tile where it fills more multiprocessors (1536³: 96 tiles against 72) or
+        // runs as many rounds of smaller tiles (3000³: three either way), not where it adds
+        // rounds.
+        for layout in [(false, false), (false, true), (true, false), (true, true)] {
+            assert_eq!(choose_bf16(true, layout, 0, 1536, 1536, 1536, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
+            assert_eq!(choose_bf16(true, layout, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
+            for size in [4096, 5000, 8192] {
+                assert_ne!(choose_bf16(true, layout, 0, size, size, size, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
+            }
+        }
         let kk = Tf32Staging::default();
         assert_eq!(choose_tf32(true, kk, 4096, 784, 4096, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
         assert_ne!(choose_tf32(true, kk, 3000, 3000, 3000, Multiprocessors::H100).kernel, GemmKernel::Tf32Wgmma128x208);
