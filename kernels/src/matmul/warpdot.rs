@@ -77,6 +77,36 @@ unsafe fn warpdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *cons
     if vec {
         let kv = k / 4 * 4;
         let mut q = 4 * lane;
+        if core::mem::size_of::<T>() < 4 && rows <= 2 {
+            // bf16 on one or two rows: four quads per lane and pass, 16 bytes of W as f32's two.
+            // With two, nt 1×4096×4096 read W at 2.2 TB/s, 15.2 µs against cuBLAS's 10.5 (H200,
+            // docs/runs/2026-11-27-s25/e4); with four 11.1 (e5), 2×4096×4096 16.4 → 13.3. On four
+            // rows four quads ran slower (4×4096×4096 21.4 → 23.9 µs; H100, f1), and f32 keeps
+            // two. op(A)'s rows, read by every warp of the block, come from cache row by row:
+            // every row's quads loaded first took 120 registers, two blocks per multiprocessor,
+            // and slowed the unaligned loop below (nt 1×5099×6665 41.3 → 54.0 µs; H200, e5).
+            while q + 384 < kv {
+                let mut bv = [[0f32; 4]; 4];
+                unroll!(u in [0, 1, 2, 3] {
+                    // SAFETY: q + 384 + 4 ≤ k, col < n, rows < m; aligned (checked above).
+                    bv[u] = unsafe { T::load4(b.add(col * bcs + q + 128 * u)) };
+                });
+                unroll!(r in [0, 1] {
+                    if r < rows {
+                        let mut av = [[0f32; 4]; 4];
+                        unroll!(u in [0, 1, 2, 3] {
+                            // SAFETY: as above.
+                            av[u] = unsafe { T::load4(a.add((row0 + r) * ars + q + 128 * u)) };
+                        });
+                        unroll!(u in [0, 1, 2, 3] {
+                            let (x, y) = (av[u], bv[u]);
+                            acc[r] = fma(x[3], y[3], fma(x[2], y[2], fma(x[1], y[1], fma(x[0], y[0], acc[r]))));
+                        });
+                    }
+                });
+                q += 512;
+            }
+        }
         // Two quads per lane and pass, every load issued before the FMAs: one at a time kept a
         // single load of each lane in flight, and 1×5099×6665 streamed W at half of cuBLAS's
         // rate (103 µs against 53; H100).

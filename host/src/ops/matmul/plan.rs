@@ -880,6 +880,7 @@ pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, 
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n).map(move |(x, md)| {
         let slower = b_mn && x == Bf16Kernel::Wgmma128x208;
+        let md = md.filter(|md| x != Bf16Kernel::Wgmma128x192 || md.tiles(m, n) <= WIDE_192_MAX_ROUNDS * sms.count);
         (x, md.map(|md| if slower { TileModel { eff: md.eff * BF16_208_MN_B_EFF, ..md } } else { md }))
     });
     let staging = staging_cost(stage_elems, sms.count);
@@ -914,6 +915,15 @@ pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, 
     }
     (kernel, splits)
 }
+
+/// Most rounds of blocks (tiles per multiprocessor) for which `Bf16Kernel::Auto` weighs the
+/// 128×192 tile. Its gain is filling multiprocessors the 128×256 tiles leave idle; over more
+/// rounds, where the clocks sink under the load, a partial last round of the larger tile costs
+/// less than the model's whole round: 3000³ (384 tiles against 288, three rounds either way)
+/// took 131 µs against 122.5 on the H100 (`docs/runs/2026-11-27-s25/f3`) and 113 against 113 on
+/// the H200 (`e4`), while 2500×1800×3000 (200 tiles) took 67.7 against 72.9 (H200) and 77.0
+/// against 76.7 (H100), and 1536³ 16.7 against 20.2 (H100).
+pub const WIDE_192_MAX_ROUNDS: usize = 2;
 
 /// Most columns of its tile space (n, or m when swapped) for which `Bf16Kernel::Auto` considers
 /// the 64×32 tile: past one column of tiles each further one reads the wide operand again. At
@@ -1056,13 +1066,11 @@ mod tests {
         assert_eq!(choose_bf16(true, (false, true), 0, 2000, 2000, 2000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
         assert_eq!(choose_bf16(true, (false, true), 0, 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
         assert_eq!(choose_bf16(true, (false, false), 0, 4096, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
-        // The 128×192 tile where it fills more multiprocessors (1536³: 96 tiles against 72) or
-        // runs as many rounds of smaller tiles (3000³: three either way), not where it adds
-        // rounds.
+        // The 128×192 tile where it fills more multiprocessors (1536³: 96 tiles against 72), not
+        // past two rounds of its tiles (3000³: 384) nor where it adds rounds.
         for layout in [(false, false), (false, true), (true, false), (true, true)] {
             assert_eq!(choose_bf16(true, layout, 0, 1536, 1536, 1536, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
-            assert_eq!(choose_bf16(true, layout, 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
-            for size in [4096, 5000, 8192] {
+            for size in [3000, 4096, 5000, 8192] {
                 assert_ne!(choose_bf16(true, layout, 0, size, size, size, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
             }
         }
