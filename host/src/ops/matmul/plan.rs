@@ -917,12 +917,12 @@ pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, 
 }
 
 /// Most rounds of blocks (tiles per multiprocessor) for which `Bf16Kernel::Auto` weighs the
-/// 128×192 tile. Its gain is filling multiprocessors the 128×256 tiles leave idle; over more
-/// rounds, where the clocks sink under the load, a partial last round of the larger tile costs
-/// less than the model's whole round: 3000³ (384 tiles against 288, three rounds either way)
-/// took 131 µs against 122.5 on the H100 (`docs/runs/2026-11-27-s25/f3`) and 113 against 113 on
-/// the H200 (`e4`), while 2500×1800×3000 (200 tiles) took 67.7 against 72.9 (H200) and 77.0
-/// against 76.7 (H100), and 1536³ 16.7 against 20.2 (H100).
+/// 128×192 tile. Its gain is filling multiprocessors the 128×256 tiles leave idle (1536³ 16.7
+/// µs against 20.2, 2500×1800×3000 nn 67.7 against 72.9 on the H200); over more rounds, where
+/// the clocks sink under the load, the model's whole rounds overstate it: 3000³ (384 tiles
+/// against 288, three rounds either way) took 113 µs against 113 on the H200 (`e4`), 131 against
+/// 122.5 on one H100 (`docs/runs/2026-11-27-s25/f3`) and 133 against 137 on another (`f4`), so
+/// past two rounds the tested 128×256 tiles run.
 pub const WIDE_192_MAX_ROUNDS: usize = 2;
 
 /// Most columns of its tile space (n, or m when swapped) for which `Bf16Kernel::Auto` considers
