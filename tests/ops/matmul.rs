@@ -112,7 +112,9 @@ pub fn register(s: &mut Suite) {
         }
     }
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024)]).chain(WGMMA_SHAPES) {
+        // 34×70×18 and 66×230×130: rows of 4-byte but not 8-byte alignment in every layout (the
+        // `mma.sync` tiles' 4-byte copies), over one and several k-slices.
+        for &(m, k, n) in GEMM_SHAPES.iter().chain(&[(256, 784, 1024), (256, 10, 1024), (10, 256, 1024), (34, 70, 18), (66, 230, 130)]).chain(WGMMA_SHAPES) {
             for kernel in Bf16Kernel::ALL.into_iter().chain([Bf16Kernel::Auto]) {
                 s.gpu(format!("gemm_bf16::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                     check_gemm_bf16(g, rng, kernel, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
@@ -426,9 +428,12 @@ pub fn register(s: &mut Suite) {
     }
     // The short-k kernels (k ≤ 32), f32 and bf16, every layout: k from 1 to 32, odd m and n (a
     // partial block and quad), one block and many, C rows of a multiple of 4 floats (16-byte
-    // quads) and not.
+    // quads) and not, grids of 16-row blocks (64-row blocks would leave multiprocessors idle:
+    // 4670×6×94, 130×10×1024) and of 64-row ones (322×12×4203, 1000×9×2048).
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for (m, k, n) in [(1, 1, 1), (33, 7, 129), (4670, 6, 94), (322, 12, 4203), (31, 32, 5), (64, 17, 257), (5, 3, 2000), (130, 10, 1024), (71, 31, 516)] {
+        for (m, k, n) in
+            [(1, 1, 1), (33, 7, 129), (4670, 6, 94), (322, 12, 4203), (31, 32, 5), (64, 17, 257), (5, 3, 2000), (130, 10, 1024), (71, 31, 516), (1000, 9, 2048)]
+        {
             s.gpu(format!("gemm::ShortK::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 let tol = GemmTol::of(GemmKernel::ShortK);
                 check_gemm(g, rng, GemmKernel::ShortK, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;

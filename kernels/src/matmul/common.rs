@@ -439,6 +439,25 @@ pub fn cp_async_wait<const N: usize>() {
     unsafe { core::arch::asm!("cp.async.wait_group {n};", n = const N) };
 }
 
+/// `cp.async.ca.shared.global` of 8 bytes: copies `src_bytes` (0..=8) and zero-fills the rest,
+/// asynchronously like [`cp_async_16`]. For 2-byte operands whose rows are 8-byte but not
+/// 16-byte aligned (k a multiple of 4 but not of 8).
+///
+/// # Safety
+/// `dst` is 8-byte aligned shared memory; `src` is 8-byte aligned and readable for `src_bytes`.
+#[inline(always)]
+pub unsafe fn cp_async_8(dst: *mut u8, src: *const u8, src_bytes: u32) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .u64 sa; cvta.to.shared.u64 sa, {dst}; cp.async.ca.shared.global [sa], [{src}], 8, {n}; }}",
+            dst = in(reg64) dst,
+            src = in(reg64) src,
+            n = in(reg32) src_bytes,
+        )
+    };
+}
+
 /// `cp.async.ca.shared.global` of 4 bytes, or a zero when `src_bytes` is 0: one element of a
 /// tile whose layout in shared memory is not its layout in global memory (a k-contiguous
 /// operand stored k-major), asynchronously like [`cp_async_16`].

@@ -8,7 +8,7 @@
 //! | --- | --- | --- |
 //! | `naive.rs` | `gemm_naive_f32` | one thread per output, operands from global memory |
 //! | `tiled.rs` | `gemm_smem_f32` | 32×32 tiles staged in shared memory |
-//! | `tiled.rs` | `gemm_shortk_f32`, `gemm_shortk_bf16` | k ≤ 32: operands staged once, 8×4 outputs per thread stored as quads |
+//! | `tiled.rs` | `gemm_shortk_f32`, `gemm_shortk_bf16`, `gemm_shortk_small_*` | k ≤ 32: operands staged once, 8×4 outputs per thread (2×4 on grids short of a wave) stored as quads |
 //! | `blocktile_1d.rs` | `gemm_bt1d_f32` | each thread computes a column of 8 outputs |
 //! | `simt.rs` | `gemm_bt2d_f32` | 8×8 outputs per thread from registers (2-D blocking) |
 //! | `simt.rs` | `gemm_vec4_f32` | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |

@@ -86,7 +86,7 @@ pub const TC_TILE_64: TcTile = TcTile { mt: 2, wn: 2 };
 mod device {
     use super::*;
     use crate::matmul::GemmParams;
-    use crate::matmul::common::{cp_async_4, cp_async_16, cp_async_commit, cp_async_wait};
+    use crate::matmul::common::{cp_async_4, cp_async_8, cp_async_16, cp_async_commit, cp_async_wait};
     use crate::matmul::split::{split_index, split_range};
     use crate::matmul::tile_store::{store_tile, tile_ld};
     use crate::thread;
@@ -148,6 +148,13 @@ mod device {
         /// 16-byte `cp.async` allowed: stride 1 along the layout's contiguous direction, the other
         /// stride a multiple of 16 bytes, base 16-byte aligned.
         vec: bool,
+        /// Otherwise, for 2-byte elements, 8 where the base and the other stride are 8-byte
+        /// aligned with stride 1 along the contiguous direction (8-byte `cp.async`s), else 0.
+        /// 4-byte copies ran slower than the element loads (bf16 nt 145×690×202 on the 64×64
+        /// tile: 16.8 µs against 12.3; tn 818×84×199 15.3 against 14.0), 8-byte ones faster
+        /// (nt 18×6130×5316 77 against 96, 33×1692×6780 37.5 against 45; H200,
+        /// docs/runs/2026-11-27-s26/g3).
+        narrow_copy: usize,
     }
 
     impl<E: Copy> TcOperand<E> {
@@ -155,10 +162,13 @@ mod device {
 
         #[inline(always)]
         fn new<const KC: bool>(ptr: *const E, os: u64, ks: u64, outer: u64, k: u64) -> Self {
-            let v = Self::V as u64;
-            let aligned = ptr as usize % 16 == 0;
-            let vec = aligned && if KC { ks == 1 && os % v == 0 } else { os == 1 && ks % v == 0 };
-            TcOperand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, vec }
+            let size = core::mem::size_of::<E>() as u64;
+            let (unit, other) = if KC { (ks, os) } else { (os, ks) };
+            // Bytes a copy may move: the base and the other stride's step aligned to them.
+            let fits = |bytes: u64| unit == 1 && ptr as u64 % bytes == 0 && (other * size) % bytes == 0;
+            let vec = fits(16);
+            let narrow_copy = if !vec && size == 2 && fits(8) { 8 } else { 0 };
+            TcOperand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, vec, narrow_copy }
         }
 
         /// Starts copying the `tile_outer`×BK tile at (o0, k0) into `s` (layout KC), `threads`
@@ -209,9 +219,31 @@ mod device {
                     // with avail = 0 nothing is read (zero fill) from the valid base pointer.
                     let src = if avail > 0 { unsafe { self.ptr.add(go * self.os + gq * self.ks) } } else { self.ptr };
                     unsafe { cp_async_16(dst as *mut u8, src as *const u8, (avail * core::mem::size_of::<E>()) as u32) };
+                } else if self.narrow_copy != 0 {
+                    // 2-byte elements in rows 8-byte aligned: the chunk as two 8-byte
+                    // `cp.async`s, zero fill past the matrix, so the stage stays in flight as a
+                    // 16-byte one does (the element loads below wait for each load before its
+                    // store).
+                    let avail = if KC {
+                        if go < self.outer && gq < self.k { (self.k - gq).min(v) } else { 0 }
+                    } else if gq < self.k && go < self.outer {
+                        (self.outer - go).min(v)
+                    } else {
+                        0
+                    };
+                    unroll!(h in [0, 1] {
+                        let i = 4 * h;
+                        let bytes = (avail.saturating_sub(i).min(4) * 2) as u32;
+                        // SAFETY: with bytes > 0 the source is inside the matrix and 8-byte
+                        // aligned (base, other stride and i·2 are); with 0 nothing is read from
+                        // the aligned base. The destination lies in the chunk's 16-byte-aligned
+                        // run of the tile.
+                        let src = if bytes > 0 { unsafe { self.ptr.add(go * self.os + gq * self.ks + i) } } else { self.ptr };
+                        unsafe { cp_async_8((dst as *mut u8).add(2 * i), src as *const u8, bytes) };
+                    });
                 } else {
-                    // 2-byte elements (`cp.async` copies 4 bytes at least): the chunk's V loads,
-                    // then its stores. One element per thread and copy, as the 4-byte path,
+                    // 2-byte elements in rows only 2-byte aligned (`cp.async` copies 4 bytes at
+                    // least): the chunk's V loads, then its stores. One element per thread and copy, as the 4-byte path,
                     // ran BF16 1.34-1.38 times slower (H100, docs/runs/2026-11-25-h100-s20/d3).
                     for i in 0..v {
                         let (eo, eq) = if KC { (go, gq + i) } else { (go + i, gq) };

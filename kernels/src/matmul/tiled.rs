@@ -150,10 +150,9 @@ pub const SHORTK_BM: usize = 64;
 pub const SHORTK_BN: usize = 128;
 /// Threads per block of the short-k kernels.
 pub const SHORTK_THREADS: u32 = 256;
-/// Rows of C per thread of the short-k kernels (consecutive: a warp stores one row per
-/// instruction).
-#[cfg(target_arch = "nvptx64")]
-const SHORTK_ROWS: usize = SHORTK_BM / (SHORTK_THREADS as usize / 32);
+/// Rows of C per block of the small-grid short-k kernels (`gemm_shortk_small_f32`: 8 warps × 2
+/// rows).
+pub const SHORTK_SMALL_BM: usize = 16;
 /// Row pitch of the staged op(A)ᵀ slice (k-rows of `SHORTK_BM` floats, padded so a warp
 /// storing along k spreads over 8 banks and each thread's 8 rows stay 16-byte aligned).
 const SHORTK_A_PITCH: usize = SHORTK_BM + 4;
@@ -180,13 +179,21 @@ pub const SHORTK_SHARED: u32 = ((SHORTK_MAX * (SHORTK_A_PITCH + SHORTK_B_PITCH))
 /// As [`gemm_shortk_f32`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn shortk_tiles<const QUADS: bool, const D: usize>(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
+unsafe fn shortk_tiles<const QUADS: bool, const D: usize, const R: usize>(
+    opa: impl TileSource,
+    opb: impl TileSource,
+    c: *mut f32,
+    bias: *const f32,
+    p: &GemmParams,
+) {
     use crate::vector::F32x4;
-    const { assert!(SHORTK_ROWS == 8 && SHORTK_BN == 4 * 32) };
+    // R rows per thread: 8 warps × R rows per block.
+    let bm = R * (SHORTK_THREADS as usize / 32);
+    const { assert!((R == 8 || R == 2) && SHORTK_BN == 4 * 32) };
     let k = p.k as usize;
     let tid = thread::thread_idx_x() as usize;
     let (lane, warp) = (tid % 32, tid / 32);
-    let row0 = thread::block_idx_y() as usize * SHORTK_BM;
+    let row0 = thread::block_idx_y() as usize * bm;
     let col0 = thread::block_idx_x() as usize * SHORTK_BN;
     let sa = crate::shared::dynamic_shared::<f32>(); // sa[q·PA + r] = op(A)(row0 + r, q)
     // SAFETY: the launch gives SHORTK_SHARED bytes.
@@ -197,11 +204,14 @@ unsafe fn shortk_tiles<const QUADS: bool, const D: usize>(opa: impl TileSource, 
     // staged D ≥ k deep (8, 16 or 32: fewer loads per thread for shorter k), zero past k.
     let split = |i: usize, outer: usize, k_contig: bool| if k_contig { (i / D, i % D) } else { (i % outer, i / outer) };
     const { assert!(D <= SHORTK_MAX && SHORTK_BM * SHORTK_MAX == 8 * T && SHORTK_BN * SHORTK_MAX == 16 * T) };
-    let (a_loads, b_loads) = (SHORTK_BM * D / T, SHORTK_BN * D / T);
+    // op(A)'s slice may hold fewer elements than the block has threads (16 rows × 8); the test
+    // folds away where it holds a multiple of them (64 rows).
+    let a_elems = bm * D;
+    let (a_loads, b_loads) = (a_elems.div_ceil(T), SHORTK_BN * D / T);
     let mut a_vals = [0f32; 8];
     unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
-        if j < a_loads {
-            let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
+        if j < a_loads && (a_elems % T == 0 || tid + j * T < a_elems) {
+            let (r, q) = split(tid + j * T, bm, opa.k_contig());
             // SAFETY: `get` returns 0 outside the operand.
             a_vals[j] = unsafe { opa.get(row0 + r, q) };
         }
@@ -216,8 +226,8 @@ unsafe fn shortk_tiles<const QUADS: bool, const D: usize>(opa: impl TileSource, 
     });
     // SAFETY (both loops): every index is inside its slice.
     unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7] {
-        if j < a_loads {
-            let (r, q) = split(tid + j * T, SHORTK_BM, opa.k_contig());
+        if j < a_loads && (a_elems % T == 0 || tid + j * T < a_elems) {
+            let (r, q) = split(tid + j * T, bm, opa.k_contig());
             unsafe { *sa.add(q * SHORTK_A_PITCH + r) = a_vals[j] };
         }
     });
@@ -228,33 +238,48 @@ unsafe fn shortk_tiles<const QUADS: bool, const D: usize>(opa: impl TileSource, 
         }
     });
     thread::sync_threads();
-    let r0 = SHORTK_ROWS * warp;
-    let mut acc = [[0f32; 4]; SHORTK_ROWS];
+    let r0 = R * warp;
+    let mut acc = [[0f32; 4]; R];
     for q in 0..k {
         // SAFETY: inside the staged slices; the quads are 16-byte aligned (pitches and offsets
         // are multiples of 4 floats, the dynamic shared memory 16-byte aligned).
         let (a, b) = unsafe {
-            let pa = sa.add(q * SHORTK_A_PITCH + r0) as *const F32x4;
-            let (lo, hi) = (*pa, *pa.add(1));
+            let pa = sa.add(q * SHORTK_A_PITCH + r0);
+            let mut a = [0f32; R];
+            if R == 8 {
+                let (lo, hi) = (*(pa as *const F32x4), *(pa as *const F32x4).add(1));
+                unroll!(i in [0, 1, 2, 3] {
+                    a[i] = lo.0[i];
+                    a[i + 4] = hi.0[i];
+                });
+            } else {
+                unroll!(i in [0, 1] {
+                    a[i] = *pa.add(i);
+                });
+            }
             let b = if QUADS {
                 (*(sb.add(q * SHORTK_B_PITCH + 4 * lane) as *const F32x4)).0
             } else {
                 let pb = sb.add(q * SHORTK_B_PITCH + lane);
                 [*pb, *pb.add(32), *pb.add(64), *pb.add(96)]
             };
-            ([lo.0[0], lo.0[1], lo.0[2], lo.0[3], hi.0[0], hi.0[1], hi.0[2], hi.0[3]], b)
+            (a, b)
         };
         unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
-            unroll!(j in [0, 1, 2, 3] {
-                acc[i][j] = fma(a[i], b[j], acc[i][j]);
-            });
+            if i < R {
+                unroll!(j in [0, 1, 2, 3] {
+                    acc[i][j] = fma(a[i], b[j], acc[i][j]);
+                });
+            }
         });
     }
     let act = crate::math::Activation::from_code(p.act);
     let (m, n) = (p.m as usize, p.n as usize);
     unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7] {
         let row = row0 + r0 + i;
-        if QUADS {
+        if i >= R {
+            // Past the thread's rows (R = 2).
+        } else if QUADS {
             // SAFETY: gemm_epilogue4 bounds-checks the row and columns against C.
             unsafe { super::gemm_epilogue4_with::<false>(c, bias, p, act, row, col0 + 4 * lane, acc[i]) };
         } else {
@@ -277,28 +302,38 @@ fn shortk_quads(c: *mut f32, bias: *const f32, p: &GemmParams) -> bool {
     p.ldc % 4 == 0 && c as usize % 16 == 0 && (p.has_bias == 0 || bias as usize % 16 == 0)
 }
 
-/// [`shortk_tiles`] in the store form C allows and with the staging depth k needs (uniform
-/// branches, once per launch). Staged 32 deep whatever k, a thread issued 24 loads before its
-/// first product and small launches slowed down (4670×94×6: 4.0 → 5.9 µs, 188×2323×3 3.4 →
-/// 5.6; H100, docs/runs/2026-11-24-h100-s12/r1).
+/// [`shortk_tiles`] with R rows per thread, in the store form C allows and with the staging
+/// depth k needs (uniform branches, once per launch). Staged 32 deep whatever k, a thread issued
+/// 24 loads before its first product and small launches slowed down (4670×94×6: 4.0 → 5.9 µs,
+/// 188×2323×3 3.4 → 5.6; H100, docs/runs/2026-11-24-h100-s12/r1).
 ///
 /// # Safety
-/// As [`gemm_shortk_f32`].
+/// As [`gemm_shortk_f32`], the grid's rows of blocks covering m with 8·R rows each.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn shortk(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
+unsafe fn shortk<const R: usize>(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: *const f32, p: &GemmParams) {
     let quads = shortk_quads(c, bias, p);
     // SAFETY: forwarded from the caller (k ≤ SHORTK_MAX, so k ≤ D in every branch).
     unsafe {
         match (quads, p.k) {
-            (true, 0..=8) => shortk_tiles::<true, 8>(opa, opb, c, bias, p),
-            (true, 9..=16) => shortk_tiles::<true, 16>(opa, opb, c, bias, p),
-            (true, _) => shortk_tiles::<true, SHORTK_MAX>(opa, opb, c, bias, p),
-            (false, 0..=8) => shortk_tiles::<false, 8>(opa, opb, c, bias, p),
-            (false, 9..=16) => shortk_tiles::<false, 16>(opa, opb, c, bias, p),
-            (false, _) => shortk_tiles::<false, SHORTK_MAX>(opa, opb, c, bias, p),
+            (true, 0..=8) => shortk_tiles::<true, 8, R>(opa, opb, c, bias, p),
+            (true, 9..=16) => shortk_tiles::<true, 16, R>(opa, opb, c, bias, p),
+            (true, _) => shortk_tiles::<true, SHORTK_MAX, R>(opa, opb, c, bias, p),
+            (false, 0..=8) => shortk_tiles::<false, 8, R>(opa, opb, c, bias, p),
+            (false, 9..=16) => shortk_tiles::<false, 16, R>(opa, opb, c, bias, p),
+            (false, _) => shortk_tiles::<false, SHORTK_MAX, R>(opa, opb, c, bias, p),
         }
     }
+}
+
+/// The bf16 operands of the short-k kernels.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn shortk_bf16_operands(a: *const u16, b: *const u16, p: &GemmParams) -> (Bf16Source, Bf16Source) {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let opa = Bf16Source { ptr: a, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: m, k };
+    let opb = Bf16Source { ptr: b, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: n, k };
+    (opa, opb)
 }
 
 /// C = act(α·op(A)·op(B) + bias + β·C) for k ≤ `SHORTK_MAX`: a product that is mostly its
@@ -318,7 +353,23 @@ unsafe fn shortk(opa: impl TileSource, opb: impl TileSource, c: *mut f32, bias: 
 #[kernel]
 pub unsafe fn gemm_shortk_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller.
-    unsafe { shortk(Operand::a(a, &p), Operand::b(b, &p), c, bias, &p) }
+    unsafe { shortk::<8>(Operand::a(a, &p), Operand::b(b, &p), c, bias, &p) }
+}
+
+/// [`gemm_shortk_f32`] on blocks of `SHORTK_SMALL_BM` rows (2 per thread), for grids that
+/// 64-row blocks would leave well short of a wave: a separate entry, since one kernel holding
+/// both heights ran the 64-row blocks 5–13 % slower (1024×1024×10 4.0 → 4.3 µs; H200,
+/// docs/runs/2026-11-27-s26/g5; as separate entries the same as before, `g6`).
+///
+/// # Safety
+/// As [`gemm_shortk_f32`], with grid (⌈n/SHORTK_BN⌉, ⌈m/SHORTK_SMALL_BM⌉).
+///
+/// # Thread mapping
+/// Lane l of warp w → rows 16y + 2w + 0..2, columns as [`gemm_shortk_f32`].
+#[kernel]
+pub unsafe fn gemm_shortk_small_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller.
+    unsafe { shortk::<2>(Operand::a(a, &p), Operand::b(b, &p), c, bias, &p) }
 }
 
 /// [`gemm_shortk_f32`] with bf16 A and B (widened to f32 exactly).
@@ -330,9 +381,21 @@ pub unsafe fn gemm_shortk_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *
 /// As [`gemm_shortk_f32`].
 #[kernel]
 pub unsafe fn gemm_shortk_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
-    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let opa = Bf16Source { ptr: a, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: m, k };
-    let opb = Bf16Source { ptr: b, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: n, k };
+    let (opa, opb) = shortk_bf16_operands(a, b, &p);
     // SAFETY: forwarded from the caller.
-    unsafe { shortk(opa, opb, c, bias, &p) }
+    unsafe { shortk::<8>(opa, opb, c, bias, &p) }
+}
+
+/// [`gemm_shortk_small_f32`] with bf16 A and B.
+///
+/// # Safety
+/// As [`gemm_shortk_small_f32`], with bf16 `a` and `b`.
+///
+/// # Thread mapping
+/// As [`gemm_shortk_small_f32`].
+#[kernel]
+pub unsafe fn gemm_shortk_small_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
+    let (opa, opb) = shortk_bf16_operands(a, b, &p);
+    // SAFETY: forwarded from the caller.
+    unsafe { shortk::<2>(opa, opb, c, bias, &p) }
 }

@@ -443,7 +443,7 @@ impl GemmKernel {
 
     /// The PTX kernel and its launch configuration for an m×n output (`self` concrete, from a
     /// [`GemmPlan`]; the grid's z is the split count).
-    fn launch_config(self, p: &GemmParams) -> Result<(F32Gemm, LaunchConfig)> {
+    fn launch_config(self, p: &GemmParams, sms: usize) -> Result<(F32Gemm, LaunchConfig)> {
         use kernels::matmul as km;
         let name = |k: &'static kernels::KernelInfo| k.name;
         let (m, n) = (p.m as usize, p.n as usize);
@@ -469,7 +469,8 @@ impl GemmKernel {
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
             GemmKernel::Pipelined => tiles(&km::GEMM_PIPELINED_F32, km::gemm_pipelined_f32, (km::PIPE_TILE, km::PIPE_TILE), km::PIPE_THREADS, km::PIPE_SHARED)?,
             GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
-            GemmKernel::ShortK => (km::gemm_shortk_f32 as F32Gemm, shortk_config("gemm_shortk_f32", m, n)?),
+            GemmKernel::ShortK if shortk_small(m, n, sms) => (km::gemm_shortk_small_f32 as F32Gemm, shortk_config("gemm_shortk_small_f32", m, n, true)?),
+            GemmKernel::ShortK => (km::gemm_shortk_f32 as F32Gemm, shortk_config("gemm_shortk_f32", m, n, false)?),
             GemmKernel::NarrowMn | GemmKernel::NarrowK => {
                 let mn = self == GemmKernel::NarrowMn;
                 let (info, launch) = narrow_f32(mn, m, n);
@@ -676,7 +677,7 @@ struct GemmPtrs {
 
 /// Launches one f32 GEMM kernel (`kernel` resolved for the shape by `launch_config`).
 fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
-    let (launch, cfg) = kernel.launch_config(&params)?;
+    let (launch, cfg) = kernel.launch_config(&params, gpu.info().multiprocessors as usize)?;
     let GemmPtrs { a, b, c, bias } = x;
     // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); the caller checked the
     // shapes, the strides address only inside A and B, the grid covers C and the shared memory
@@ -863,9 +864,25 @@ fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
 }
 
 /// The grid of the short-k kernels: a block per 32×128 of C.
-fn shortk_config(op: &'static str, m: usize, n: usize) -> Result<LaunchConfig> {
+fn shortk_config(op: &'static str, m: usize, n: usize, small: bool) -> Result<LaunchConfig> {
     use kernels::matmul as km;
-    tile_grid(op, m, n, (km::SHORTK_BM, km::SHORTK_BN), km::SHORTK_THREADS, km::SHORTK_SHARED)
+    let rows = if small { km::SHORTK_SMALL_BM } else { km::SHORTK_BM };
+    tile_grid(op, m, n, (rows, km::SHORTK_BN), km::SHORTK_THREADS, km::SHORTK_SHARED)
+}
+
+/// Whether the short-k kernels run on blocks of 16 rows (`gemm_shortk_small_*`) rather than 64:
+/// where 64-row blocks would leave more than a quarter of the multiprocessors idle. A block's
+/// time is mostly latency (its loads, then its stores), so a grid short of a wave runs about as
+/// long as one block: 797×346×9 took 39 blocks of 64×128 and 11.0 µs under the profiler, where
+/// cuBLAS's 104 blocks of 64×64 took 5.4 (H200, docs/runs/2026-11-27-s26/g2). On 16-row blocks
+/// (`g6`, against session 25's kernels in the same call) 797×346×9 took 3.4 µs for 5.4,
+/// 566×339×10 2.7 for 5.4, 128×4096×10 (64 blocks of 64 rows) 3.0 for 3.9, 4670×94×6 (73) 3.5
+/// for 4.8. But each block stages op(B)'s 128 columns for a quarter of the outputs: at 99 blocks
+/// of 64 rows the two tied (6308×37×20, 6.4 against 6.6 in `g3`/`g5`), at 112 the 16-row blocks
+/// lost (1024×784×32 8.4 µs against 7.0, `g6`), at 128 too (1024×1024×32 8.8 against 6.2).
+fn shortk_small(m: usize, n: usize, sms: usize) -> bool {
+    use kernels::matmul as km;
+    4 * m.div_ceil(km::SHORTK_BM) * n.div_ceil(km::SHORTK_BN) < 3 * sms
 }
 
 /// `InvalidArgument` unless k fits the short-k kernels.
@@ -1889,7 +1906,11 @@ fn run_bf16_plan(
         Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
         Bf16Kernel::ShortK => {
             check_shortk_shape("gemm_bf16", &params)?;
-            (km::gemm_shortk_bf16, shortk_config("gemm_shortk_bf16", m, n)?)
+            if shortk_small(m, n, gpu.info().multiprocessors as usize) {
+                (km::gemm_shortk_small_bf16, shortk_config("gemm_shortk_small_bf16", m, n, true)?)
+            } else {
+                (km::gemm_shortk_bf16, shortk_config("gemm_shortk_bf16", m, n, false)?)
+            }
         }
         Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK => {
             check_narrow_shape("gemm_bf16", &params)?;
@@ -2123,6 +2144,19 @@ mod tests {
             assert_eq!(tf32(m, n, k), auto(m, n, k, false, false), "{m}x{n}x{k}");
         }
         assert_ne!(tf32(4096, 4096, 24), short);
+    }
+
+    #[test]
+    fn short_k_takes_16_row_blocks_only_well_short_of_a_wave() {
+        let sms = 132;
+        // 39, 27, 64 and 73 blocks of 64 rows: 16-row blocks.
+        for (m, n) in [(797, 346), (566, 339), (128, 4096), (4670, 94)] {
+            assert!(shortk_small(m, n, sms), "{m}x{n}");
+        }
+        // 99, 112, 128 and 153 blocks of 64 rows: 64-row blocks.
+        for (m, n) in [(6308, 37), (1024, 784), (1024, 1024), (134, 6482)] {
+            assert!(!shortk_small(m, n, sms), "{m}x{n}");
+        }
     }
 
     #[test]
