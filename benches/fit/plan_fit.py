@@ -170,7 +170,10 @@ def losses(cases, params):
     for key, plans in cases.items():
         prec, _, m, n, k = key
         stage = staged_elems(prec, key[1], m, n, k)
-        staging = lambda e: STAGE_LAUNCH + STAGE_PER_ELEMENT * e / SMS if e else 0.0
+        # BF16's padding pass moves half the bytes per element of TF32's staging (plan.rs:
+        # padding_cost_bf16).
+        per = STAGE_PER_ELEMENT / 2 if prec == "bf16" else STAGE_PER_ELEMENT
+        staging = lambda e: STAGE_LAUNCH + per * e / SMS if e else 0.0
         rest = tf32_staging(key[1], m, n, k)[1] if prec == "tf32" else stage
         # A TF32 plan transposes in shared memory when that is cheaper (plan.rs: Tf32Staging).
         extra = lambda c: min(c + staging(stage), c / TF32_TRANSPOSE_EFF + staging(rest)) if stage > rest else c + staging(stage)

@@ -206,7 +206,7 @@ mod device {
                 // SAFETY: (o, q) is inside the tile, so the destination is inside the region.
                 let dst = unsafe { s.add(tile_index::<KC>(ldk, ldo, o, q)) };
                 let (go, gq) = (o0 + o, k0 + q);
-                if self.vec {
+                if self.vec || self.narrow_copy != 0 {
                     // Elements of this chunk inside the matrix (0..=V), along the contiguous direction.
                     let avail = if KC {
                         if go < self.outer && gq < self.k { (self.k - gq).min(v) } else { 0 }
@@ -215,32 +215,24 @@ mod device {
                     } else {
                         0
                     };
-                    // SAFETY: with avail > 0 the source is inside the matrix and 16-byte aligned;
-                    // with avail = 0 nothing is read (zero fill) from the valid base pointer.
+                    let size = core::mem::size_of::<E>();
+                    // SAFETY: with avail > 0 the source is inside the matrix and aligned to the
+                    // copy; with avail = 0 nothing is read (zero fill) from the valid base pointer.
                     let src = if avail > 0 { unsafe { self.ptr.add(go * self.os + gq * self.ks) } } else { self.ptr };
-                    unsafe { cp_async_16(dst as *mut u8, src as *const u8, (avail * core::mem::size_of::<E>()) as u32) };
-                } else if self.narrow_copy != 0 {
-                    // 2-byte elements in rows 8-byte aligned: the chunk as two 8-byte
-                    // `cp.async`s, zero fill past the matrix, so the stage stays in flight as a
-                    // 16-byte one does (the element loads below wait for each load before its
-                    // store).
-                    let avail = if KC {
-                        if go < self.outer && gq < self.k { (self.k - gq).min(v) } else { 0 }
-                    } else if gq < self.k && go < self.outer {
-                        (self.outer - go).min(v)
+                    if self.vec {
+                        unsafe { cp_async_16(dst as *mut u8, src as *const u8, (avail * size) as u32) };
                     } else {
-                        0
-                    };
-                    unroll!(h in [0, 1] {
-                        let i = 4 * h;
-                        let bytes = (avail.saturating_sub(i).min(4) * 2) as u32;
-                        // SAFETY: with bytes > 0 the source is inside the matrix and 8-byte
-                        // aligned (base, other stride and i·2 are); with 0 nothing is read from
-                        // the aligned base. The destination lies in the chunk's 16-byte-aligned
-                        // run of the tile.
-                        let src = if bytes > 0 { unsafe { self.ptr.add(go * self.os + gq * self.ks + i) } } else { self.ptr };
-                        unsafe { cp_async_8((dst as *mut u8).add(2 * i), src as *const u8, bytes) };
-                    });
+                        // 2-byte elements in rows 8-byte aligned: the chunk as two 8-byte
+                        // `cp.async`s, so the stage stays in flight as a 16-byte one does (the
+                        // element loads below wait for each load before its store). The second
+                        // half reads from src + 4 elements only where it holds some.
+                        let (lo, hi) = (avail.min(4), avail.saturating_sub(4));
+                        let src_hi = if hi > 0 { unsafe { src.add(4) } } else { self.ptr };
+                        unsafe {
+                            cp_async_8(dst as *mut u8, src as *const u8, (lo * size) as u32);
+                            cp_async_8((dst as *mut u8).add(4 * size), src_hi as *const u8, (hi * size) as u32);
+                        }
+                    }
                 } else {
                     // 2-byte elements in rows only 2-byte aligned (`cp.async` copies 4 bytes at
                     // least): the chunk's V loads, then its stores. One element per thread and copy, as the 4-byte path,

@@ -1743,7 +1743,11 @@ pub(crate) fn bf16_plan(
         }
         Bf16Kernel::Auto => {
             let wgmma = wgmma && k > 0 && !mma_instead_of_padding(m, n, k, pad);
-            let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), pad, m, n, k, sms);
+            // An operand row stride off 8-byte alignment: the `mma.sync` tiles would load it an
+            // element at a time (their 8-byte copies need rows of a multiple of 4 elements).
+            let strides = [(params.a_row_stride, params.a_col_stride), (params.b_row_stride, params.b_col_stride)];
+            let element_loads = strides.iter().any(|&(r, c)| r.max(c) % 4 != 0);
+            let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
             Bf16Plan { kernel, splits }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },

@@ -624,6 +624,27 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
     if elems == 0 { 0.0 } else { STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64 }
 }
 
+/// A BF16 padding pass's cost per element and multiprocessor, in model units, where the
+/// `mma.sync` tiles would load an operand an element at a time (rows not 8-byte aligned): half of
+/// [`STAGE_PER_ELEMENT`], whose TF32 passes move twice the bytes per element (8 against 4).
+const BF16_PAD_PER_ELEMENT: f64 = STAGE_PER_ELEMENT / 2.0;
+
+/// Cost of the BF16 padding pass over `elems` elements (`gemm_stage_pad_bf16`: operands whose
+/// rows the copy engine cannot read, copied into rows padded to 16 bytes). `element_loads`: the
+/// `mma.sync` tiles would load some such operand an element at a time (its rows 2- or 4-byte
+/// aligned); then at 2-byte elements' rate, else at [`staging_cost`]'s.
+///
+/// At the TF32 rate `Auto` ran products of 17–64 rows or columns with such rows on the 64×64
+/// `mma.sync` tile; at half of it on the padded `wgmma` tiles, in 0.70 of the time over 23
+/// products (H200, docs/runs/2026-11-27-s26/g8): nn 3166×26×3258 41.3 → 22.7 µs (0.41 → 0.75
+/// of cuBLAS), 19×3409×6261 71.1 → 44.8, tn 27×2010×3084 32.5 → 16.0. Where every such operand's
+/// rows are 8-byte aligned the tiles copy them with `cp.async` and held their own (nt
+/// 18×6130×5316 52.9 µs against 63.4 padded, 51×4001×3980 33.7 against 36.3), so there the
+/// TF32 rate stays.
+pub fn padding_cost_bf16(elems: usize, element_loads: bool, sms: usize) -> f64 {
+    if element_loads && elems > 0 { STAGE_LAUNCH + BF16_PAD_PER_ELEMENT * elems as f64 / sms.max(1) as f64 } else { staging_cost(elems, sms) }
+}
+
 /// The tensor-core candidates of one precision: the `wgmma` kernels (only if `wgmma`; the
 /// 128×208 tile `wide_208` only where [`wide_208_saves_columns`] for n) and the `mma.sync` ones.
 fn tensor_core_candidates<K: Copy + PartialEq, const W: usize>(
@@ -854,7 +875,7 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 
 /// `Bf16Kernel::Auto`'s plan: for a product of a few rows bound by streaming op(B) the streaming
 /// rule ([`stream_plan_bf16`]); otherwise the cost model over the `Wgmma` tiles (on sm_90a; with the cost
-/// of padding the operands `stage_elems` > 0 needs; the 128×208 tile only where
+/// of padding the operands `stage_elems` > 0 needs, [`padding_cost_bf16`]; the 128×208 tile only where
 /// [`wide_208_saves_columns`], at [`BF16_208_MN_B_EFF`] of its rate with an MN-major op(B)),
 /// `MmaLdmatrix` and `MmaTile64`; then the
 /// 128×256 tile on Cᵀ ([`Bf16Kernel::WgmmaSwapped`], its model over n×m) in place of the
@@ -873,7 +894,15 @@ pub fn wide_208_saves_columns(n: usize) -> bool {
 /// ran nn and tn products as fast or 1–6 % faster where it has as many tiles (3000³ nn 122 µs
 /// against 124, 2000³ 29.2 against 30.7), and faster where it has fewer (112 against 128 at
 /// 4096×784×4096); with more (784×4096×4096 tn: 128 against 112) 6 % slower.
-pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (Bf16Kernel, u32) {
+pub fn choose_bf16(
+    wgmma: bool,
+    (a_mn, b_mn): (bool, bool),
+    (stage_elems, element_loads): (usize, bool),
+    m: usize,
+    n: usize,
+    k: usize,
+    sms: Multiprocessors,
+) -> (Bf16Kernel, u32) {
     if let Some(plan) = stream_plan_bf16(wgmma, stage_elems, m, n, k, sms) {
         return plan;
     }
@@ -883,7 +912,7 @@ pub fn choose_bf16(wgmma: bool, (a_mn, b_mn): (bool, bool), stage_elems: usize, 
         let md = md.filter(|md| x != Bf16Kernel::Wgmma128x192 || md.tiles(m, n) <= WIDE_192_MAX_ROUNDS * sms.count);
         (x, md.map(|md| if slower { TileModel { eff: md.eff * BF16_208_MN_B_EFF, ..md } } else { md }))
     });
-    let staging = staging_cost(stage_elems, sms.count);
+    let staging = padding_cost_bf16(stage_elems, element_loads, sms.count);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     let Some((kernel, splits, cost)) = cheapest(cands, total, m, n, k, sms) else {
         return (Bf16Kernel::MmaLdmatrix, 1);
@@ -1058,20 +1087,20 @@ mod tests {
             assert!(!wide_208_saves_columns(n), "{n}");
         }
         // Large BF16 products with n = 784 take it; 3000³ and 5000³ do not.
-        assert_eq!(choose_bf16(true, (false, false), 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, (false, false), 0, 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
-        assert_ne!(choose_bf16(true, (false, false), 0, 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_eq!(choose_bf16(true, (false, false), (0, false), 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, (false, false), (0, false), 3000, 3000, 3000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
+        assert_ne!(choose_bf16(true, (false, false), (0, false), 5000, 5000, 5000, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x208);
         // With an MN-major op(B) the 128×256 tile, on Cᵀ where that has fewer tiles or as many.
-        assert_eq!(choose_bf16(true, (false, true), 0, 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
-        assert_eq!(choose_bf16(true, (false, true), 0, 2000, 2000, 2000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
-        assert_eq!(choose_bf16(true, (false, true), 0, 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
-        assert_eq!(choose_bf16(true, (false, false), 0, 4096, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        assert_eq!(choose_bf16(true, (false, true), (0, false), 4096, 784, 4096, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, (false, true), (0, false), 2000, 2000, 2000, Multiprocessors::H100).0, Bf16Kernel::WgmmaSwapped);
+        assert_eq!(choose_bf16(true, (false, true), (0, false), 784, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
+        assert_eq!(choose_bf16(true, (false, false), (0, false), 4096, 4096, 4096, Multiprocessors::H100).0, Bf16Kernel::Wgmma);
         // The 128×192 tile where it fills more multiprocessors (1536³: 96 tiles against 72), not
         // past two rounds of its tiles (3000³: 384) nor where it adds rounds.
         for layout in [(false, false), (false, true), (true, false), (true, true)] {
-            assert_eq!(choose_bf16(true, layout, 0, 1536, 1536, 1536, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
+            assert_eq!(choose_bf16(true, layout, (0, false), 1536, 1536, 1536, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
             for size in [3000, 4096, 5000, 8192] {
-                assert_ne!(choose_bf16(true, layout, 0, size, size, size, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
+                assert_ne!(choose_bf16(true, layout, (0, false), size, size, size, Multiprocessors::H100).0, Bf16Kernel::Wgmma128x192);
             }
         }
         let kk = Tf32Staging::default();
@@ -1100,6 +1129,18 @@ mod tests {
     }
 
     #[test]
+    fn bf16_pads_for_wgmma_the_rows_the_mma_tiles_would_load_by_element() {
+        let h = Multiprocessors::H100;
+        // nn 3166×26×3258: A's rows (3258 bf16) and B's (26) are off 8-byte alignment.
+        let pad = 3166 * 3264 + 3258 * 32;
+        assert_ne!(choose_bf16(true, (false, true), (pad, true), 3166, 26, 3258, h).0, Bf16Kernel::MmaTile64);
+        // Rows 8-byte aligned (copied with cp.async by the mma.sync tiles): the TF32 rate stays,
+        // and nt 18×6130×5316 keeps the 64×64 tile.
+        let pad = 18 * 5320 + 6130 * 5320;
+        assert_eq!(choose_bf16(true, (false, false), (pad, false), 18, 6130, 5316, h).0, Bf16Kernel::MmaTile64);
+    }
+
+    #[test]
     fn streaming_products_fill_one_round() {
         let h = Multiprocessors::H100;
         let kk = Tf32Staging::default();
@@ -1117,7 +1158,7 @@ mod tests {
         assert!(stream_plan_tf32(true, None, true, 32, 1024, 1024, h).is_none());
         assert!(stream_plan_tf32(false, None, true, 16, 4096, 4096, h).is_none());
         // BF16: 33 to 64 rows, no padding pass.
-        assert_eq!(choose_bf16(true, (false, false), 0, 64, 4096, 4096, h), (Bf16Kernel::Wgmma64x128, 3));
+        assert_eq!(choose_bf16(true, (false, false), (0, false), 64, 4096, 4096, h), (Bf16Kernel::Wgmma64x128, 3));
         assert!(stream_plan_bf16(true, 0, 16, 4096, 4096, h).is_none());
         assert!(stream_plan_bf16(true, 8, 64, 4096, 4096, h).is_none());
         // One round never holds more tiles than multiprocessors.
