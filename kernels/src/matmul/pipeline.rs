@@ -148,13 +148,13 @@ mod device {
         /// 16-byte `cp.async` allowed: stride 1 along the layout's contiguous direction, the other
         /// stride a multiple of 16 bytes, base 16-byte aligned.
         vec: bool,
-        /// Otherwise, for 2-byte elements, 8 where the base and the other stride are 8-byte
-        /// aligned with stride 1 along the contiguous direction (8-byte `cp.async`s), else 0.
+        /// Otherwise, for 2-byte elements: the base and the other stride are 8-byte aligned with
+        /// stride 1 along the contiguous direction (two 8-byte `cp.async`s per chunk).
         /// 4-byte copies ran slower than the element loads (bf16 nt 145×690×202 on the 64×64
         /// tile: 16.8 µs against 12.3; tn 818×84×199 15.3 against 14.0), 8-byte ones faster
         /// (nt 18×6130×5316 77 against 96, 33×1692×6780 37.5 against 45; H200,
         /// docs/runs/2026-11-27-s26/g3).
-        narrow_copy: usize,
+        copy8: bool,
     }
 
     impl<E: Copy> TcOperand<E> {
@@ -167,8 +167,8 @@ mod device {
             // Bytes a copy may move: the base and the other stride's step aligned to them.
             let fits = |bytes: u64| unit == 1 && ptr as u64 % bytes == 0 && (other * size) % bytes == 0;
             let vec = fits(16);
-            let narrow_copy = if !vec && size == 2 && fits(8) { 8 } else { 0 };
-            TcOperand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, vec, narrow_copy }
+            let copy8 = !vec && size == 2 && fits(8);
+            TcOperand { ptr, os: os as usize, ks: ks as usize, outer: outer as usize, k: k as usize, vec, copy8 }
         }
 
         /// Starts copying the `tile_outer`×BK tile at (o0, k0) into `s` (layout KC), `threads`
@@ -206,7 +206,7 @@ mod device {
                 // SAFETY: (o, q) is inside the tile, so the destination is inside the region.
                 let dst = unsafe { s.add(tile_index::<KC>(ldk, ldo, o, q)) };
                 let (go, gq) = (o0 + o, k0 + q);
-                if self.vec || self.narrow_copy != 0 {
+                if self.vec || self.copy8 {
                     // Elements of this chunk inside the matrix (0..=V), along the contiguous direction.
                     let avail = if KC {
                         if go < self.outer && gq < self.k { (self.k - gq).min(v) } else { 0 }

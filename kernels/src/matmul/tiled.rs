@@ -50,6 +50,21 @@ struct Bf16Source {
 }
 
 #[cfg(target_arch = "nvptx64")]
+impl Bf16Source {
+    /// op(A) of a GEMM: row o is row o of op(A) (as `Operand::a`).
+    #[inline(always)]
+    fn a(ptr: *const u16, p: &GemmParams) -> Bf16Source {
+        Bf16Source { ptr, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: p.m as usize, k: p.k as usize }
+    }
+
+    /// op(B) of a GEMM: row o is column o of op(B) (as `Operand::b`).
+    #[inline(always)]
+    fn b(ptr: *const u16, p: &GemmParams) -> Bf16Source {
+        Bf16Source { ptr, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: p.n as usize, k: p.k as usize }
+    }
+}
+
+#[cfg(target_arch = "nvptx64")]
 impl TileSource for Bf16Source {
     #[inline(always)]
     unsafe fn get(&self, o: usize, q: usize) -> f32 {
@@ -135,11 +150,8 @@ pub unsafe fn gemm_smem_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *co
 /// As [`gemm_smem_f32`].
 #[kernel]
 pub unsafe fn gemm_smem_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
-    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let opa = Bf16Source { ptr: a, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: m, k };
-    let opb = Bf16Source { ptr: b, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: n, k };
     // SAFETY: forwarded from the caller.
-    unsafe { smem_tiles(opa, opb, c, bias, &p) }
+    unsafe { smem_tiles(Bf16Source::a(a, &p), Bf16Source::b(b, &p), c, bias, &p) }
 }
 
 /// Longest k of the short-k kernels (`gemm_shortk_f32`): one staged slice.
@@ -326,16 +338,6 @@ unsafe fn shortk<const R: usize>(opa: impl TileSource, opb: impl TileSource, c: 
     }
 }
 
-/// The bf16 operands of the short-k kernels.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-fn shortk_bf16_operands(a: *const u16, b: *const u16, p: &GemmParams) -> (Bf16Source, Bf16Source) {
-    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let opa = Bf16Source { ptr: a, os: p.a_row_stride as usize, ks: p.a_col_stride as usize, outer: m, k };
-    let opb = Bf16Source { ptr: b, os: p.b_col_stride as usize, ks: p.b_row_stride as usize, outer: n, k };
-    (opa, opb)
-}
-
 /// C = act(α·op(A)·op(B) + bias + β·C) for k ≤ `SHORTK_MAX`: a product that is mostly its
 /// output (an outer product of thin operands, a layer's dY·W over a narrow output layer), so
 /// the kernel is a pass that writes C, a warp's 512 (or 128) adjacent bytes per store, with the
@@ -381,9 +383,8 @@ pub unsafe fn gemm_shortk_small_f32(a: *const f32, b: *const f32, c: *mut f32, b
 /// As [`gemm_shortk_f32`].
 #[kernel]
 pub unsafe fn gemm_shortk_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
-    let (opa, opb) = shortk_bf16_operands(a, b, &p);
     // SAFETY: forwarded from the caller.
-    unsafe { shortk::<8>(opa, opb, c, bias, &p) }
+    unsafe { shortk::<8>(Bf16Source::a(a, &p), Bf16Source::b(b, &p), c, bias, &p) }
 }
 
 /// [`gemm_shortk_small_f32`] with bf16 A and B.
@@ -395,7 +396,6 @@ pub unsafe fn gemm_shortk_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: 
 /// As [`gemm_shortk_small_f32`].
 #[kernel]
 pub unsafe fn gemm_shortk_small_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
-    let (opa, opb) = shortk_bf16_operands(a, b, &p);
     // SAFETY: forwarded from the caller.
-    unsafe { shortk::<2>(opa, opb, c, bias, &p) }
+    unsafe { shortk::<2>(Bf16Source::a(a, &p), Bf16Source::b(b, &p), c, bias, &p) }
 }

@@ -469,8 +469,9 @@ impl GemmKernel {
             GemmKernel::WarpTiledWide => tiles(&km::GEMM_WIDE_F32, km::gemm_wide_f32, (km::WIDE_BM, km::WIDE_BN), km::WIDE_THREADS, km::WIDE_SHARED)?,
             GemmKernel::Pipelined => tiles(&km::GEMM_PIPELINED_F32, km::gemm_pipelined_f32, (km::PIPE_TILE, km::PIPE_TILE), km::PIPE_THREADS, km::PIPE_SHARED)?,
             GemmKernel::RowDot => (km::gemm_rowdot_f32 as F32Gemm, rowdot_config("gemm_rowdot_f32", p)?),
-            GemmKernel::ShortK if shortk_small(m, n, sms) => (km::gemm_shortk_small_f32 as F32Gemm, shortk_config("gemm_shortk_small_f32", m, n, true)?),
-            GemmKernel::ShortK => (km::gemm_shortk_f32 as F32Gemm, shortk_config("gemm_shortk_f32", m, n, false)?),
+            GemmKernel::ShortK => {
+                shortk_launch(m, n, sms, (&km::GEMM_SHORTK_F32, km::gemm_shortk_f32 as F32Gemm), (&km::GEMM_SHORTK_SMALL_F32, km::gemm_shortk_small_f32))?
+            }
             GemmKernel::NarrowMn | GemmKernel::NarrowK => {
                 let mn = self == GemmKernel::NarrowMn;
                 let (info, launch) = narrow_f32(mn, m, n);
@@ -864,10 +865,18 @@ fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
 }
 
 /// The grid of the short-k kernels: a block per 32×128 of C.
-fn shortk_config(op: &'static str, m: usize, n: usize, small: bool) -> Result<LaunchConfig> {
+/// The short-k kernel of a precision for an m×n output, 64-row (`big`) or 16-row (`small`,
+/// where [`shortk_small`]), and its launch configuration.
+fn shortk_launch<K>(
+    m: usize,
+    n: usize,
+    sms: usize,
+    big: (&'static kernels::KernelInfo, K),
+    small: (&'static kernels::KernelInfo, K),
+) -> Result<(K, LaunchConfig)> {
     use kernels::matmul as km;
-    let rows = if small { km::SHORTK_SMALL_BM } else { km::SHORTK_BM };
-    tile_grid(op, m, n, (rows, km::SHORTK_BN), km::SHORTK_THREADS, km::SHORTK_SHARED)
+    let ((info, kernel), rows) = if shortk_small(m, n, sms) { (small, km::SHORTK_SMALL_BM) } else { (big, km::SHORTK_BM) };
+    Ok((kernel, tile_grid(info.name, m, n, (rows, km::SHORTK_BN), km::SHORTK_THREADS, km::SHORTK_SHARED)?))
 }
 
 /// Whether the short-k kernels run on blocks of 16 rows (`gemm_shortk_small_*`) rather than 64:
@@ -1910,11 +1919,8 @@ fn run_bf16_plan(
         Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
         Bf16Kernel::ShortK => {
             check_shortk_shape("gemm_bf16", &params)?;
-            if shortk_small(m, n, gpu.info().multiprocessors as usize) {
-                (km::gemm_shortk_small_bf16, shortk_config("gemm_shortk_small_bf16", m, n, true)?)
-            } else {
-                (km::gemm_shortk_bf16, shortk_config("gemm_shortk_bf16", m, n, false)?)
-            }
+            let sms = gpu.info().multiprocessors as usize;
+            shortk_launch(m, n, sms, (&km::GEMM_SHORTK_BF16, km::gemm_shortk_bf16 as Bf16Gemm), (&km::GEMM_SHORTK_SMALL_BF16, km::gemm_shortk_small_bf16))?
         }
         Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK => {
             check_narrow_shape("gemm_bf16", &params)?;

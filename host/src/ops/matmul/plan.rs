@@ -621,7 +621,12 @@ pub fn cheapest<K: Copy>(
 /// of each element at a multiprocessor's share of DRAM bandwidth; 0 when nothing is staged (no
 /// pass is launched).
 pub fn staging_cost(elems: usize, sms: usize) -> f64 {
-    if elems == 0 { 0.0 } else { STAGE_LAUNCH + STAGE_PER_ELEMENT * elems as f64 / sms.max(1) as f64 }
+    pass_cost(elems, STAGE_PER_ELEMENT, sms)
+}
+
+/// A launch plus `per_element` per element and multiprocessor; 0 for no elements (no pass).
+fn pass_cost(elems: usize, per_element: f64, sms: usize) -> f64 {
+    if elems == 0 { 0.0 } else { STAGE_LAUNCH + per_element * elems as f64 / sms.max(1) as f64 }
 }
 
 /// A BF16 padding pass's cost per element and multiprocessor, in model units, where the
@@ -642,7 +647,7 @@ const BF16_PAD_PER_ELEMENT: f64 = STAGE_PER_ELEMENT / 2.0;
 /// 18×6130×5316 52.9 µs against 63.4 padded, 51×4001×3980 33.7 against 36.3), so there the
 /// TF32 rate stays.
 pub fn padding_cost_bf16(elems: usize, element_loads: bool, sms: usize) -> f64 {
-    if element_loads && elems > 0 { STAGE_LAUNCH + BF16_PAD_PER_ELEMENT * elems as f64 / sms.max(1) as f64 } else { staging_cost(elems, sms) }
+    pass_cost(elems, if element_loads { BF16_PAD_PER_ELEMENT } else { STAGE_PER_ELEMENT }, sms)
 }
 
 /// The tensor-core candidates of one precision: the `wgmma` kernels (only if `wgmma`; the
