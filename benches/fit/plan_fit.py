@@ -29,7 +29,7 @@ WORKSPACE = 8 << 20
 SHAPES = {
     "WarpTiledWide": (128, 256, 8, 1, 16), "WarpTiledFast": (128, 128, 16, 1, 16), "Pipelined": (128, 128, 8, 2, 8),
     "Tile128x64": (128, 64, 16, 2, 8), "Tile64x128": (64, 128, 16, 2, 8), "Tile64": (64, 64, 16, 4, 4),
-    "Tile64Fine": (64, 64, 16, 2, 8), "Tile32x64": (32, 64, 16, 4, 3), "Tile64x32": (64, 32, 16, 4, 3),
+    "Tile64Fine": (64, 64, 16, 2, 6), "Tile32x64": (32, 64, 16, 4, 3), "Tile64x32": (64, 32, 16, 4, 3),
     "Tf32Wgmma": (128, 256, 32, 1, 8), "Tf32": (128, 128, 32, 1, 8), "Tf32Tile64": (64, 64, 32, 2, 4),
     "Wgmma": (128, 256, 64, 1, 8), "MmaLdmatrix": (128, 128, 64, 1, 8), "MmaTile64": (64, 64, 64, 3, 4),
     "Tf32Wgmma64x128": (64, 128, 32, 2, 8), "Wgmma64x128": (64, 128, 64, 2, 8),
@@ -67,6 +67,10 @@ PARAMS = {
     "Tf32x3Wgmma128x128": [0.70, 128.0, 768.0, 64.0, 256.0], "Tf32x3Split": [0.26, 0.0, 256.0, 0.0, 64.0],
     "Tf32WgmmaRegA": [0.67, 512.0, 1024.0, 48.0, 0.0], "Tf32WgmmaRegAWide": [0.92, 128.0, 768.0, 240.0, 256.0],
 }
+# The latency a split plan of an FP32 CUDA-core tile adds once, in k-steps of a lone block
+# (plan.rs: CUDA_CORE_SPLIT_LATENCY).
+CUDA_CORE = ("WarpTiledWide", "WarpTiledFast", "Pipelined", "Tile128x64", "Tile64x128", "Tile64", "Tile64Fine", "Tile32x64", "Tile64x32")
+CUDA_CORE_SPLIT_LATENCY = 64.0
 # The split form's rate per MN-major operand it transposes while splitting (plan.rs:
 # X3_SPLIT_MN_EFF).
 X3_SPLIT_MN_EFF = [0.93]
@@ -151,7 +155,8 @@ def cost(kernel, m, n, k, s, params, admit_all=False):
         reduce = params[kernel][3] * ((inside - 1) + (groups - 1) / MAX_CLUSTER_SPLITS)
     else:
         reduce = (s - 1) * split_cost
-    return main + reduce * partial / eff
+    latency = CUDA_CORE_SPLIT_LATENCY * area / rate(1) if s > 1 and kernel in CUDA_CORE else 0.0
+    return main + reduce * partial / eff + latency
 
 
 def load(paths):

@@ -968,7 +968,7 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
     let take = match precision {
         Precision::F32 => f32_rule,
         Precision::Tf32 => f32_rule && (width == 4 || (mn && elems <= NARROW_AUTO_WIDE_MAX)),
-        Precision::Bf16 => width <= 8 && (elems <= NARROW_AUTO_WIDE_MAX || (width == 4 && (elems <= NARROW_AUTO_BF16_MAX || bf16_staged))),
+        Precision::Bf16 => width <= 8 && (elems <= NARROW_AUTO_WIDE_MAX || bf16_staged || (width == 4 && elems <= NARROW_AUTO_BF16_MAX)),
     };
     take.then_some(mn)
 }
@@ -1130,7 +1130,11 @@ pub const NARROW_AUTO_F32_MN_WIDE_MIN: usize = 1 << 20;
 /// at width 16 with k-contiguous G ([`NARROW_AUTO_MIN`]).
 pub const NARROW_AUTO_WIDE_MAX: usize = 1 << 23;
 /// Most elements of the wide operand for BF16's width-4 narrow kernels when the `wgmma` tiles
-/// need no staging pass ([`NARROW_AUTO_MIN`]).
+/// need no staging pass ([`NARROW_AUTO_MIN`]). Where they need one, BF16's narrow kernels run
+/// at widths 4 and 8 whatever the size: the padding pass alone moves the wide operand twice,
+/// where the narrow kernel reads it once (tn 5×8174×2651: 72 µs on the padded 64×32 tile,
+/// 33.7 in 4 splits of the big-contiguous narrow kernel, PyTorch 39.1; H100,
+/// docs/runs/2026-11-28-s27/h1).
 pub const NARROW_AUTO_BF16_MAX: usize = 1 << 25;
 
 /// The grid of the narrow kernels (`mn`: big-contiguous form): a block of its big indices per
@@ -2280,5 +2284,8 @@ mod tests {
         assert_eq!(bf16(16, 4096, 4096, false), None);
         assert_eq!(bf16(1, 5099, 6665, true), Some(true));
         assert_eq!(bf16(3, 8192, 8192, false), None);
+        // Width 8 with a padding pass ahead of the tiles: the narrow kernel, whatever the size.
+        assert_eq!(bf16(8, 8192, 8192, true), Some(true));
+        assert_eq!(bf16(16, 8192, 8192, true), None);
     }
 }

@@ -192,7 +192,22 @@ pub struct TileModel {
     /// A clustered block's fixed cost on top of `fixed`, in k-steps (the cluster's barriers and
     /// its launch).
     pub cluster_fixed: f64,
+    /// The latency a split plan adds once, whatever its split count, in k-steps of a lone
+    /// block: the partial tiles' write, the counter and the last block's reads, one after the
+    /// other ([`CUDA_CORE_SPLIT_LATENCY`]).
+    pub split_latency: f64,
 }
+
+/// [`TileModel::split_latency`] of the FP32 CUDA-core tiles. Their split costs were fitted
+/// per further split, where a long k splits anyway; on short main loops the round trip itself
+/// decided, which the model priced at almost nothing (4 k-steps for the 32-wide tiles, 0 for
+/// `Tile64Fine`): tt 110×1959×98 ran in 2 splits in 8.7 µs where 1 took 6.3, tt 3550×27×120
+/// 9.0 against 6.9, tn 24×238×4476 in 32 splits of `Tile64Fine` 15.7 against 11.7 on the
+/// 32×64 tile (H100, docs/runs/2026-11-28-s27/h1). At 64 (with `Tile64Fine`'s warps counted
+/// as six) benches/fit/plan_fit.py scores the FP32 picks of those 14 products within 2.3 % of
+/// the best plan on geometric mean, from 12.7 %, and 316 FP32 products of the H100 plan files
+/// (s13 `e4`, s20 `d2` `d4`, s21 `d2` `d3`) 8.3 % from 8.9 %.
+pub const CUDA_CORE_SPLIT_LATENCY: f64 = 64.0;
 
 /// A tile kernel's (bm, bn, bk, resident, warps, eff, fixed, split), as [`TileModel::of`] lists
 /// them.
@@ -201,7 +216,12 @@ type TileConstants = (usize, usize, usize, usize, usize, f64, f64, f64);
 impl TileModel {
     /// The model of a tile kernel without clusters.
     fn tile((bm, bn, bk, resident, warps, eff, fixed, split): TileConstants) -> Option<TileModel> {
-        Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0 })
+        Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0, split_latency: 0.0 })
+    }
+
+    /// The model of an FP32 CUDA-core tile: [`TileModel::tile`] with [`CUDA_CORE_SPLIT_LATENCY`].
+    fn cuda_core(x: TileConstants) -> Option<TileModel> {
+        Self::tile(x).map(|m| TileModel { split_latency: CUDA_CORE_SPLIT_LATENCY, ..m })
     }
 
     /// The model of a `wgmma` kernel: [`TileModel::tile`] with its (cluster split, cluster fixed)
@@ -215,16 +235,19 @@ impl TileModel {
     pub fn of(kernel: GemmKernel) -> Option<TileModel> {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
-        let (t, wg) = (TileModel::tile, TileModel::wgmma);
+        let (t, wg, cc) = (TileModel::tile, TileModel::wgmma, TileModel::cuda_core);
         match kernel {
-            GemmKernel::WarpTiledWide => t((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
-            GemmKernel::WarpTiledFast => t((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
+            GemmKernel::WarpTiledWide => cc((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
+            GemmKernel::WarpTiledFast => cc((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
             // Fitted to gemm_plans (call 2 of docs/runs/2026-11-23-h100-s5); not among `Auto`'s tiles.
-            GemmKernel::Pipelined => t((128, 128, 8, 2, 8, 0.92, 48.0, 64.0)),
-            GemmKernel::Tile128x64 => t((128, 64, 16, 2, 8, 0.85, 16.0, 16.0)),
-            GemmKernel::Tile64x128 => t((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
-            GemmKernel::Tile64 => t((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
-            GemmKernel::Tile64Fine => t((64, 64, 16, 2, 8, 0.59, 0.0, 0.0)),
+            GemmKernel::Pipelined => cc((128, 128, 8, 2, 8, 0.92, 48.0, 64.0)),
+            GemmKernel::Tile128x64 => cc((128, 64, 16, 2, 8, 0.85, 16.0, 16.0)),
+            GemmKernel::Tile64x128 => cc((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
+            GemmKernel::Tile64 => cc((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
+            // Its eight warps count as six: a lone block ran a k-step in 1.6× the 32×64 tile's
+            // time for twice the outputs, where the model at eight said 1.15× (tn 24×238×4476:
+            // 206 µs against 128 unsplit; H100, docs/runs/2026-11-28-s27/h1).
+            GemmKernel::Tile64Fine => cc((64, 64, 16, 2, 6, 0.59, 0.0, 0.0)),
             // Only where they save rows or columns ([`narrow_tile_saves`]). Fitted there on every
             // FP32 plan of 20 few-row and few-column products in four layouts, the two tiles'
             // constants shared (docs/runs/2026-11-25-h100-s13/e4): the pick within 2.9 % of the
@@ -233,8 +256,8 @@ impl TileModel {
             // splits 58 µs, in 8 splits 48). The eff above `Tile64`'s holds only where they
             // are admitted, memory- and latency-bound products; 768³ ran 2.5× slower on them
             // (65 µs against 26, `r2`).
-            GemmKernel::Tile32x64 => t((32, 64, 16, 4, 3, 0.90, 0.0, 4.0)),
-            GemmKernel::Tile64x32 => t((64, 32, 16, 4, 3, 0.90, 0.0, 4.0)),
+            GemmKernel::Tile32x64 => cc((32, 64, 16, 4, 3, 0.90, 0.0, 4.0)),
+            GemmKernel::Tile64x32 => cc((64, 32, 16, 4, 3, 0.90, 0.0, 4.0)),
             // The three 128-row TF32 tiles' fixed cost (this one, the 128×208 and the 128×192
             // register-A tile): 128 k-steps, from 64. At 64 the model sent short-k products to
             // them (nt 1024×784×64 on the 128×208 tile, 8.4 µs where the 64×64 tile took 3.9;
@@ -422,7 +445,8 @@ impl TileModel {
             }
             _ => f64::from(splits - 1) * self.split,
         };
-        Some(main + reduce * partial / self.eff)
+        let latency = if splits > 1 && !cluster { self.split_latency * area / rate(1) } else { 0.0 };
+        Some(main + reduce * partial / self.eff + latency)
     }
 }
 
