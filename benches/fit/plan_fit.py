@@ -227,7 +227,12 @@ def losses(cases, params):
         for c, p, s in scored:  # the model's split choice per kernel, then across kernels
             if p not in best_split or c < best_split[p][0]:
                 best_split[p] = (c, s)
-        _, pick, s = min((c, p, s) for p, (c, s) in best_split.items())
+        # Equal costs go to the plan that computes fewer outputs (plan.rs: cheapest).
+        def computed(p):
+            bm, bn = SHAPES.get(p, SHAPES["Wgmma"])[:2]
+            return -(-m // bm) * -(-n // bn) * bm * bn
+        c0 = min(c for c, _ in best_split.values())
+        _, _, pick, s = min((c if abs(c - c0) > 1e-9 * c0 else c0, computed(p), p, s) for p, (c, s) in best_split.items())
         # FP32: one 64×64 tile whose most splits keep at most half the multiprocessors busy runs
         # the 32-wide tiles (plan.rs: few_blocks_plan).
         if prec == "f32" and 2 * (-(-m // 64) * -(-n // 64)) * MAX_SPLITS <= SMS and -(-k // 16) >= MAX_SPLITS * MIN_SLICES:

@@ -334,11 +334,11 @@ impl GemmKernel {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
             }
-            GemmKernel::Auto if shortk_auto(p, Precision::F32) => fixed(GemmKernel::ShortK),
+            GemmKernel::Auto if shortk_auto(p, Precision::F32, sms.count) => fixed(GemmKernel::ShortK),
             // A short k is mostly output: TF32 runs what FP32 runs there, exact f32 at no cost
             // (nt 800×344×9: the f32 64×32 tiles 3.3 µs against 4.5 for the short-k kernel; H100,
             // docs/runs/2026-11-24-h100-s18/e5).
-            GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32) => GemmKernel::Auto.plan_for(p, sms, wgmma),
+            GemmKernel::Tf32Auto if shortk_auto(p, Precision::Tf32, sms.count) => GemmKernel::Auto.plan_for(p, sms, wgmma),
             GemmKernel::ColDot => plan::coldot(m, n, k, sms),
             GemmKernel::Auto if smem_tiles_fit(m, n, k, sms.count, vec_operands(p)) => fixed(GemmKernel::SmemTiled),
             // Before the shared-memory tiles' rule: FP32's plan starts as fast and runs the
@@ -995,7 +995,7 @@ fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
 
 /// Whether the `Auto` rules of a precision run the short-k kernel ([`SHORTK_AUTO_MAX_K`] and the
 /// constants after it).
-fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
+fn shortk_auto(p: &GemmParams, precision: Precision, sms: usize) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let max_k = match precision {
         Precision::F32 => kernels::matmul::SHORTK_MAX,
@@ -1003,6 +1003,10 @@ fn shortk_auto(p: &GemmParams, precision: Precision) -> bool {
         Precision::Bf16 => SHORTK_AUTO_MAX_K,
     };
     let outputs = m.saturating_mul(n);
+    // A very short k on the 16-row blocks: they start sooner than the tiles.
+    if precision != Precision::Bf16 && (1..=SHORTK_AUTO_SMALL_MAX_K).contains(&k) && shortk_small(m, n, sms) {
+        return true;
+    }
     let fits = (1..=max_k).contains(&k) && outputs >= SHORTK_AUTO_MIN_OUTPUTS;
     // C rows that break 16-byte alignment: the short-k kernel stores them an element at a time.
     let min_outputs = if (p.n as usize).is_multiple_of(4) { SHORTK_AUTO_F32_MIN_OUTPUTS } else { SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS };
@@ -1063,8 +1067,21 @@ pub const MMA_PADDED_MAX_OUTPUTS: usize = 1 << 20;
 pub const SHORTK_PADDED_OUTPUTS: std::ops::Range<usize> = (1 << 20)..(1 << 22);
 
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
-/// start sooner (326×6×8: 3.0 µs against 4.8; e5).
+/// start sooner (326×6×8: 3.0 µs against 4.8; e5); not so for FP32 and TF32 since the 16-row
+/// blocks ([`SHORTK_AUTO_SMALL_MAX_K`]).
 pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
+/// Longest k for which FP32 and TF32 `Auto` run the short-k kernel wherever it runs on blocks
+/// of 16 rows ([`shortk_small`]), at any size and alignment. On them (session 26) it started
+/// every such product timed sooner than the shared-memory and 32-wide tiles, or as soon:
+/// 162×1×1 1.7 µs against 2.3, 483×49×1 1.9 against 2.5, 463×292×6 2.2 against 3.2, 62×2779×1
+/// 2.2 against 3.3, 1412×278×2 3.1 against 3.5, tt 98×4463×8 3.1 against 3.7, 5600×13×8 3.3
+/// against 3.3 (22 FP32 products of k ≤ 13, TF32 likewise); where the grid needs 64-row blocks
+/// the tiles won (nt 7527×39×10, 118 blocks: 3.6 µs on `Tile64Fine` against 4.7; tt
+/// 219×3694×4, 116: 4.3 against 4.7), and at k = 19 and 24 the shared-memory tiles (356×11×19
+/// 2.6 against 3.2, 25×1059×24 2.7 against 3.7; H100, docs/runs/2026-11-28-s27/h4 and the plan
+/// files of sessions 25 and 26). Below [`SHORTK_AUTO_MIN_OUTPUTS`] the rules before it took the
+/// shared-memory tiles, measured against the 64-row blocks.
+pub const SHORTK_AUTO_SMALL_MAX_K: usize = 12;
 /// Longest k for which FP32 `Auto` runs the short-k kernel below
 /// [`SHORTK_AUTO_F32_MIN_OUTPUTS`]. The tiles beat it past k = 4 (128×4096×10: 3.3 µs against
 /// 4.2, 1024×1024×10: 4.2 against 4.9) but not at k = 4 (2236×588×4: 6.9 against 4.2;
@@ -1748,7 +1765,7 @@ pub(crate) fn bf16_plan(
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
         }
-        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16) || shortk_instead_of_padding(m, n, k, pad) => {
+        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16, sms.count) || shortk_instead_of_padding(m, n, k, pad) => {
             Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 }
         }
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16, m, n, k, sms.count) => {
@@ -2132,7 +2149,9 @@ mod tests {
     #[test]
     fn fp32_shared_memory_tiles_only_below_one_block_per_multiprocessor() {
         // 64 and 132 tiles of 32×32: the shared-memory tiles; 256 (about two per SM): the 64×64 tiles.
-        assert_eq!(auto(64, 1024, 10, false, false), GemmKernel::SmemTiled);
+        // (Up to k = 12 the short-k kernel's 16-row blocks take such outputs first.)
+        assert_eq!(auto(64, 1024, 16, false, false), GemmKernel::SmemTiled);
+        assert_eq!(auto(64, 1024, 10, false, false), GemmKernel::ShortK);
         assert_eq!(auto(128, 1056, 64, true, true), GemmKernel::SmemTiled);
         assert_ne!(auto(256, 1024, 10, false, false), GemmKernel::SmemTiled);
         assert_ne!(auto(256, 1024, 128, false, true), GemmKernel::SmemTiled);
@@ -2147,9 +2166,14 @@ mod tests {
             assert_eq!(auto(4096, 4096, k, false, false), short, "k {k}");
         }
         assert_eq!(auto(1024, 1024, 10, true, false), short);
-        assert_ne!(auto(1024, 256, 10, false, false), short);
-        assert_ne!(auto(797, 346, 9, false, false), short);
         assert_ne!(auto(6308, 37, 20, true, true), short);
+        // Up to k = 12 wherever it runs on 16-row blocks, any size and alignment; past k = 12,
+        // or where its grid needs 64-row blocks (nt 7527×39×10: 118), the tiles.
+        for (m, n, k) in [(1024, 256, 10), (797, 346, 9), (162, 1, 1), (463, 292, 6), (5600, 13, 8)] {
+            assert_eq!(auto(m, n, k, true, true), short, "{m}x{n}x{k}");
+        }
+        assert_ne!(auto(797, 346, 13, false, false), short);
+        assert_ne!(auto(7527, 39, 10, false, true), short);
         assert_eq!(auto(2236, 588, 4, true, false), short);
         assert_ne!(auto(4096, 4096, 33, false, false), short);
         // TF32: up to k = 16, FP32's pick there.
@@ -2158,6 +2182,15 @@ mod tests {
             assert_eq!(tf32(m, n, k), auto(m, n, k, false, false), "{m}x{n}x{k}");
         }
         assert_ne!(tf32(4096, 4096, 24), short);
+    }
+
+    #[test]
+    fn equal_costs_go_to_the_plan_that_computes_fewer_outputs() {
+        // 150 tiles of 32×64 or 75 of 64×32, which the model prices alike: 32 columns for 26.
+        assert_eq!(auto(4785, 26, 49, true, true), GemmKernel::Tile64x32);
+        assert_eq!(auto(4813, 14, 65, true, false), GemmKernel::Tile64x32);
+        // 16 rows: the 32-row tile.
+        assert_eq!(auto(16, 4785, 49, false, false), GemmKernel::Tile32x64);
     }
 
     #[test]

@@ -618,8 +618,15 @@ pub const X3_SPLIT_MN_EFF: f64 = 0.93;
 
 /// The cheapest (kernel, splits, cost) of `(kernel, model)` candidates (`None` models skipped);
 /// `total` turns a kernel's cost into its plan's, in the model's units (with what the kernel
-/// needs besides its own launch, such as a staging pass); ties go to the earlier candidate and
-/// the fewer splits.
+/// needs besides its own launch, such as a staging pass); between plans of equal cost the one
+/// that computes fewer outputs (tiles × tile area) wins, then the earlier candidate and the
+/// fewer splits.
+///
+/// Equal costs happen where the blocks fit the multiprocessors either way: the 32×64 and 64×32
+/// FP32 tiles cost the same on 4785×26×49 (150 blocks two to a multiprocessor, or 75 alone),
+/// and the 64×32 one, which computes 32 columns for 26 where the other computes 64, ran it in
+/// 4.8 µs against 6.0 (tt; tn 4813×14×65 5.4 against 6.3; H100, docs/runs/2026-11-28-s27/h4,
+/// h1).
 pub fn cheapest<K: Copy>(
     cands: impl IntoIterator<Item = (K, Option<TileModel>)>,
     total: impl Fn(K, f64) -> f64,
@@ -628,16 +635,18 @@ pub fn cheapest<K: Copy>(
     k: usize,
     sms: Multiprocessors,
 ) -> Option<(K, u32, f64)> {
-    let mut best: Option<(f64, K, u32)> = None;
+    let mut best: Option<(f64, usize, K, u32)> = None;
     for (kernel, model) in cands {
         let Some(model) = model else { continue };
         let (splits, c) = model.best_splits(m, n, k, sms);
         let c = total(kernel, c);
-        if best.is_none_or(|(b, ..)| c < b) {
-            best = Some((c, kernel, splits));
+        let computed = model.tiles(m, n) * model.bm * model.bn;
+        let tie = |b: f64| (c - b).abs() <= 1e-9 * b.abs();
+        if best.is_none_or(|(b, area, ..)| (c < b && !tie(b)) || (tie(b) && computed < area)) {
+            best = Some((c, computed, kernel, splits));
         }
     }
-    best.map(|(c, kernel, splits)| (kernel, splits, c))
+    best.map(|(c, _, kernel, splits)| (kernel, splits, c))
 }
 
 /// Cost of one staging pass over `elems` operand elements (`gemm_stage_kmajor_f32`,
