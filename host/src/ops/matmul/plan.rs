@@ -269,7 +269,15 @@ impl TileModel {
             GemmKernel::Tf32Wgmma64x128 => wg((64, 128, 32, 2, 8, 0.73, 304.0, 1024.0), (176.0, 0.0)),
             // Not fitted: the 128×256 tile's constants at the BF16 128×208 tile's relative eff.
             GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, TF32_WIDE_FIXED, 768.0), (240.0, 0.0)),
-            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.67, 624.0, 16.0), (48.0, 32.0)),
+            // eff and fixed refitted (session 27) on every TF32 plan timed on 64 products of two
+            // new random seeds and session 26's near-misses (docs/runs/2026-11-28-s27/h1, h4)
+            // and the plan files of sessions 25–26, scored with the Rust rules themselves: the
+            // pick within 5.6 % of the best plan on geometric mean, from 6.3 % at (0.67, 624),
+            // and 183 products of the H100 plan files of sessions 13–21 8.1 % from 9.1 %. At
+            // 0.67 a long k ran on it where the wide tiles streamed faster: tn 443×3365×2961
+            // 159 µs against 103 on the 128×208 tile, tn 2196×144×2205 43 against 29 on the
+            // register-A tile (`h4`, `h1`).
+            GemmKernel::Tf32Wgmma64x64 => wg((64, 64, 32, 2, 8, 0.50, 320.0, 16.0), (48.0, 32.0)),
             // eff: 4096³ nn took 627 µs on it, 420 on the staged 128×256 tile; fixed and split
             // costs fitted to every split of it and of the other TF32 `wgmma` tiles on 13
             // products in the nn and tt layouts (its model over n×m for nn): the pick within
