@@ -1106,11 +1106,15 @@ pub const SHORTK_AUTO_F32_MIN_OUTPUTS: usize = 1 << 19;
 /// docs/runs/2026-11-25-h100-s21/d2, docs/runs/2026-11-25-h100-s20/d4).
 pub const SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS: usize = 1 << 20;
 
-/// The `Auto` rule a narrow product is judged by ([`narrow_auto`]).
+/// The `Auto` rule a product is judged by: FP32 `Auto`, `Tf32Auto` or BF16 `Auto`
+/// ([`narrow_auto`], [`auto_plan`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Precision {
+pub enum Precision {
+    /// Exact f32 (`GemmKernel::Auto`).
     F32,
+    /// f32 operands rounded to TF32 (`GemmKernel::Tf32Auto`).
     Tf32,
+    /// bf16 operands (`Bf16Kernel::Auto`).
     Bf16,
 }
 
@@ -1822,6 +1826,40 @@ fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
     [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum()
 }
 
+/// The plan `Auto` of `precision` picks for an m×n×k product of packed matrices (device buffers,
+/// 16-byte aligned) with op(A) = Aᵀ if `ta`, op(B) = Bᵀ if `tb`, on `sms` multiprocessors
+/// (`wgmma`: the device runs the sm_90a kernels): the kernel's name and split count, `None` for an
+/// empty C. What [`gemm`] and [`gemm_bf16`] would run, worked out without a device, so that the
+/// rules can be scored offline against timed plans (`cargo bench -p benches --bench
+/// plan_replay`).
+pub fn auto_plan(
+    precision: Precision,
+    (m, n, k): (usize, usize, usize),
+    (ta, tb): (Transpose, Transpose),
+    sms: plan::Multiprocessors,
+    wgmma: bool,
+) -> Result<Option<(String, u32)>> {
+    let a = if ta == Transpose::Yes { (k, m) } else { (m, k) };
+    let b = if tb == Transpose::Yes { (n, k) } else { (k, n) };
+    let Some(p) = gemm_params("auto_plan", a, ta, b, tb, &Epilogue::default(), (m, n))? else {
+        return Ok(None);
+    };
+    Ok(Some(match precision {
+        Precision::F32 | Precision::Tf32 => {
+            let auto = if precision == Precision::F32 { GemmKernel::Auto } else { GemmKernel::Tf32Auto };
+            let plan = auto.plan_for(&p, sms, wgmma);
+            (format!("{:?}", plan.kernel), plan.splits)
+        }
+        Precision::Bf16 => {
+            // What `bf16_pad` finds on packed, aligned device matrices of these shapes.
+            let readable = |(rows, cols): (usize, usize)| TmaMatrix { ptr: 0, element: TmaElement::Bf16, rows, cols, ld: cols }.is_supported();
+            let pad = [a, b].into_iter().filter(|&x| !readable(x)).map(|(rows, cols)| rows * cols.next_multiple_of(8)).sum();
+            let plan = bf16_plan(&p, (ta, tb), Bf16Kernel::Auto, pad, wgmma, sms, false);
+            (format!("{:?}", plan.kernel), plan.splits)
+        }
+    }))
+}
+
 /// The split-K count of the cost model for a BF16 tile kernel (1 for the others).
 fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Multiprocessors) -> u32 {
     let (m, n) = kernel.tile_space(m, n);
@@ -2182,6 +2220,22 @@ mod tests {
             assert_eq!(tf32(m, n, k), auto(m, n, k, false, false), "{m}x{n}x{k}");
         }
         assert_ne!(tf32(4096, 4096, 24), short);
+    }
+
+    #[test]
+    fn auto_plan_reports_what_gemm_would_run() {
+        let (no, yes) = (Transpose::No, Transpose::Yes);
+        let h100 = plan::Multiprocessors::H100;
+        let plan = |precision, mnk, t| auto_plan(precision, mnk, t, h100, true).unwrap();
+        // As `plan_for`: the 64×32 tile at equal cost, unsplit.
+        assert_eq!(plan(Precision::F32, (4785, 26, 49), (yes, yes)), Some(("Tile64x32".to_string(), 1)));
+        let tf32 = GemmKernel::Tf32Auto.plan_for(&params(2196, 144, 2205, true, false), h100, true);
+        assert_eq!(plan(Precision::Tf32, (2196, 144, 2205), (yes, no)), Some((format!("{:?}", tf32.kernel), tf32.splits)));
+        // BF16 with rows the copy engine cannot read (5 and 2651 elements): the narrow kernel.
+        assert_eq!(plan(Precision::Bf16, (5, 8174, 2651), (yes, no)).map(|p| p.0), Some("NarrowMn".to_string()));
+        // An empty C: nothing to run; a k of 0 still writes C.
+        assert_eq!(plan(Precision::F32, (0, 16, 16), (no, no)), None);
+        assert!(plan(Precision::F32, (16, 16, 0), (no, no)).is_some());
     }
 
     #[test]

@@ -55,6 +55,11 @@
 //! by the measured rate of the two families ([`TF32_UNIT_IN_F32`]), fitted to every split of
 //! them and of the CUDA-core tiles (docs/runs/2026-11-24-h100-s11/e5, docs/runs/2026-11-24-h100-s15/e4).
 //!
+//! `cargo bench -p benches --bench plan_replay FILES` scores these rules, through
+//! [`super::auto_plan`], against plan files `gemm_plans` wrote: how far each product's pick is
+//! from the fastest plan timed (session 27 refitted `Tf32Wgmma64x64` and chose its `Auto` rules
+//! with it).
+//!
 //! The constants are fitted, not tuned by hand: `cargo bench -p benches --bench gemm_plans`
 //! times every (kernel, splits) on 30 shapes × 3 layouts × 3 precisions, and
 //! `benches/fit/plan_fit.py --search` picks the eff, fixed and split of each kernel that make
@@ -271,7 +276,8 @@ impl TileModel {
             GemmKernel::Tf32Wgmma128x208 => wg((128, 208, 32, 1, 8, 0.95, TF32_WIDE_FIXED, 768.0), (240.0, 0.0)),
             // eff and fixed refitted (session 27) on every TF32 plan timed on 64 products of two
             // new random seeds and session 26's near-misses (docs/runs/2026-11-28-s27/h1, h4)
-            // and the plan files of sessions 25–26, scored with the Rust rules themselves: the
+            // and the plan files of sessions 25–26, scored with the rules themselves
+            // (`cargo bench -p benches --bench plan_replay`, `auto_plan`): the
             // pick within 5.6 % of the best plan on geometric mean, from 6.3 % at (0.67, 624),
             // and 183 products of the H100 plan files of sessions 13–21 8.1 % from 9.1 %. At
             // 0.67 a long k ran on it where the wide tiles streamed faster: tn 443×3365×2961
