@@ -57,7 +57,7 @@
 //! to measure one tile kernel; `tf32` and `bf16` are unchanged). `--bench` (added by
 //! `cargo bench`) is ignored.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::Write as _;
@@ -66,6 +66,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use benches::graph_timing::{Timing, measure};
 use benches::metrics::random_f32;
+use benches::torch_times::{ProductKey, TorchTimes, read_torch};
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
 use host::{DeviceMatrix, Gpu, Result};
@@ -221,7 +222,7 @@ impl Shape {
 }
 
 /// The join key with the torch companion's output: (precision, layout, m, n, k).
-type Key = (String, String, usize, usize, usize);
+type Key = ProductKey;
 
 fn key(p: Precision, s: &Shape) -> Key {
     (p.name().to_string(), s.layout.name().to_string(), s.m, s.n, s.k)
@@ -609,48 +610,6 @@ impl Row {
             note.replace('"', "'"),
         )
     }
-}
-
-/// The torch companion's output: times by key, and the seed it recorded from the case list.
-struct TorchTimes {
-    ms: HashMap<Key, f64>,
-    seed: Option<u64>,
-    /// The case list's `gemm_sweep seed=… quick=… groups=… precisions=…` line.
-    list_line: Option<String>,
-    /// The other comment lines (GPU, torch version, bf16 output dtype).
-    comments: Vec<String>,
-}
-
-fn read_torch(path: &str) -> std::result::Result<TorchTimes, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut t = TorchTimes { ms: HashMap::new(), seed: None, list_line: None, comments: Vec::new() };
-    for (lineno, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if let Some(c) = line.strip_prefix('#') {
-            if let Some(seed) = c.trim().strip_prefix("gemm_sweep seed=") {
-                let seed = seed.split_whitespace().next().unwrap_or("");
-                t.seed = Some(seed.parse().map_err(|_| format!("{path}:{}: bad seed {seed:?}", lineno + 1))?);
-                t.list_line = Some(c.trim().to_string());
-            } else {
-                t.comments.push(c.trim().to_string());
-            }
-            continue;
-        }
-        if line.is_empty() || line.starts_with("precision,") {
-            continue;
-        }
-        let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        let bad = || format!("{path}:{}: expected precision,layout,m,n,k,torch_ms, got {line:?}", lineno + 1);
-        if f.len() < 6 {
-            return Err(bad());
-        }
-        let num = |s: &str| s.parse::<usize>().map_err(|_| bad());
-        let ms: f64 = f[5].parse().map_err(|_| bad())?;
-        if ms.is_finite() && ms > 0.0 {
-            t.ms.insert((f[0].to_string(), f[1].to_string(), num(f[2])?, num(f[3])?, num(f[4])?), ms);
-        }
-    }
-    Ok(t)
 }
 
 /// The case list's first line: the seed and the options that select the cases.

@@ -7,7 +7,8 @@
 //! ```text
 //! plan_replay [FILE.csv...] [--torch TORCH.csv] [--worst N]
 //! ```
-//! With no file it scores the plan files of session 27 (`docs/runs/2026-11-28-s27/h1/plans.csv`,
+//! (Through `cargo bench` it runs in `benches/`: give absolute paths.) With no file it scores the
+//! plan files of session 27 (`docs/runs/2026-11-28-s27/h1/plans.csv`,
 //! `h4/plans.csv`: every plan of 245 products on an H100) beside their PyTorch times.
 //! prints, per precision, the geometric-mean loss of the picks over the products whose pick was
 //! timed, then the N worst products (pick, best plan, and with `--torch` PyTorch's time and the
@@ -19,13 +20,12 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
+use benches::torch_times::{ProductKey, read_torch};
 use host::ops::matmul::plan::Multiprocessors;
 use host::ops::matmul::{Precision, Transpose, auto_plan};
 
-/// (precision, layout, m, n, k).
-type Product = (String, String, usize, usize, usize);
 /// The fastest time (ms) of each (plan, splits) of each product.
-type Timings = HashMap<Product, HashMap<(String, u32), f64>>;
+type Timings = HashMap<ProductKey, HashMap<(String, u32), f64>>;
 
 /// The fastest time of every (plan, splits) of every product in `paths` (`Auto` rows skipped).
 fn load_plans(paths: &[String]) -> Result<Timings, String> {
@@ -43,21 +43,6 @@ fn load_plans(paths: &[String]) -> Result<Timings, String> {
             let slot = out.entry(key).or_default().entry((f[5].to_string(), parse(f[6])? as u32)).or_insert(ms);
             *slot = slot.min(ms);
         }
-    }
-    Ok(out)
-}
-
-/// PyTorch's time per product from `gemm_sweep.py`'s CSV.
-fn load_torch(path: &str) -> Result<HashMap<Product, f64>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut out = HashMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() < 6 || f[0] == "precision" || f[5].is_empty() {
-            continue;
-        }
-        let (Ok(m), Ok(n), Ok(k), Ok(ms)) = (f[2].parse(), f[3].parse(), f[4].parse(), f[5].parse::<f64>()) else { continue };
-        out.insert((f[0].to_string(), f[1].to_string(), m, n, k), ms);
     }
     Ok(out)
 }
@@ -85,14 +70,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let torch = match torch_path.as_deref().map(load_torch).transpose() {
-        Ok(t) => t.unwrap_or_default(),
+    let torch = match torch_path.as_deref().map(read_torch).transpose() {
+        Ok(t) => t.map(|t| t.ms).unwrap_or_default(),
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     };
-    let mut keys: Vec<&Product> = plans.keys().collect();
+    let mut keys: Vec<&ProductKey> = plans.keys().collect();
     keys.sort();
     for (name, precision) in [("f32", Precision::F32), ("tf32", Precision::Tf32), ("bf16", Precision::Bf16)] {
         let (mut logs, mut untimed, mut rows) = (Vec::new(), 0, Vec::new());

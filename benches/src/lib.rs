@@ -18,6 +18,7 @@ pub mod graph_timing;
 pub mod metrics;
 pub mod png_chart;
 pub mod timing;
+pub mod torch_times;
 
 use std::time::Duration;
 

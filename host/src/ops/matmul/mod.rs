@@ -864,7 +864,6 @@ fn coldot_config(op: &'static str, p: &GemmParams) -> Result<LaunchConfig> {
     Ok(cfg)
 }
 
-/// The grid of the short-k kernels: a block per 32×128 of C.
 /// The short-k kernel of a precision for an m×n output, 64-row (`big`) or 16-row (`small`,
 /// where [`shortk_small`]), and its launch configuration.
 fn shortk_launch<K>(
@@ -1823,7 +1822,13 @@ pub fn gemm_bf16_with_plan(
 /// Elements BF16 `Auto`'s `wgmma` path copies into padded rows first (operands whose row
 /// stride the copy engine cannot read).
 fn bf16_pad(a: &DeviceMatrixBf16, b: &DeviceMatrixBf16) -> usize {
-    [a, b].iter().filter(|x| !bf16_tma(x).is_supported()).map(|x| x.rows() * x.cols().next_multiple_of(8)).sum()
+    bf16_padded(bf16_tma(a)) + bf16_padded(bf16_tma(b))
+}
+
+/// Elements `Auto`'s `wgmma` path copies a bf16 operand into (rows of a multiple of 8): none if
+/// the copy engine reads it as it is.
+fn bf16_padded(x: TmaMatrix) -> usize {
+    if x.is_supported() { 0 } else { x.rows * x.cols.next_multiple_of(8) }
 }
 
 /// The plan `Auto` of `precision` picks for an m×n×k product of packed matrices (device buffers,
@@ -1852,8 +1857,8 @@ pub fn auto_plan(
         }
         Precision::Bf16 => {
             // What `bf16_pad` finds on packed, aligned device matrices of these shapes.
-            let readable = |(rows, cols): (usize, usize)| TmaMatrix { ptr: 0, element: TmaElement::Bf16, rows, cols, ld: cols }.is_supported();
-            let pad = [a, b].into_iter().filter(|&x| !readable(x)).map(|(rows, cols)| rows * cols.next_multiple_of(8)).sum();
+            let packed = |(rows, cols): (usize, usize)| TmaMatrix { ptr: 0, element: TmaElement::Bf16, rows, cols, ld: cols };
+            let pad = bf16_padded(packed(a)) + bf16_padded(packed(b));
             let plan = bf16_plan(&p, (ta, tb), Bf16Kernel::Auto, pad, wgmma, sms, false);
             (format!("{:?}", plan.kernel), plan.splits)
         }
