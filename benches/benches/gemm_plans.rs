@@ -12,7 +12,8 @@
 //!            [--plans NAME,...] [--profile N]
 //! ```
 //! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note. `--plans` keeps the
-//! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, …). `--profile N` runs each plan N
+//! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, `Wgmma+aligned`: BF16 operands copied
+//! into 128-byte-aligned rows first, …). `--profile N` runs each plan N
 //! times after its check instead of timing it: a short, fixed list of launches for a profiler
 //! (Nsight Compute) to attribute.
 
@@ -124,7 +125,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 Bf16Kernel::MmaLdmatrix,
                 Bf16Kernel::MmaTile64,
             ] {
-                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits }));
+                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits, align_rows: false }));
             }
             // The swapped kernels and the 64×32 tiles (where their 32-wide side is at most
             // `SLIM_MAX_COLUMNS`): split counts over each one's own tile space.
@@ -136,16 +137,29 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 let model = TileModel::of_bf16(kernel);
                 for s in SPLIT_CHOICES {
                     if model.is_some_and(|md| md.accepts(sm, sn, k, s)) {
-                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: s }));
+                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: s, align_rows: false }));
                     }
                 }
             }
         }
     }
+    // The `wgmma` plans again with operands off 128-byte lines copied into aligned rows first
+    // (where some operand is: its packed rows are not a multiple of 64 bf16).
+    let (a_cols, b_cols) = (if ta { m } else { k }, if tb { k } else { n });
+    if precision == "bf16" && (a_cols % 64 != 0 || b_cols % 64 != 0) {
+        let aligned: Vec<Plan> = out
+            .iter()
+            .filter_map(|p| match p {
+                Plan::Bf16(b) if b.kernel.is_wgmma() => Some(Plan::Bf16(Bf16Plan { align_rows: true, ..*b })),
+                _ => None,
+            })
+            .collect();
+        out.extend(aligned);
+    }
     narrow(&mut out, precision, m, n, k);
     if k <= kernels::matmul::SHORTK_MAX {
         out.push(if precision == "bf16" {
-            Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 })
+            Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1, align_rows: false })
         } else {
             Plan::F32(GemmPlan { kernel: GemmKernel::ShortK, splits: 1 })
         });
@@ -166,7 +180,11 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
     for (f, b) in [(GemmKernel::NarrowMn, Bf16Kernel::NarrowMn), (GemmKernel::NarrowK, Bf16Kernel::NarrowK)] {
         for s in SPLIT_CHOICES {
             if TileModel::of(f).is_some_and(|md| md.accepts(small, big, k, s)) {
-                out.push(if precision == "bf16" { Plan::Bf16(Bf16Plan { kernel: b, splits: s }) } else { Plan::F32(GemmPlan { kernel: f, splits: s }) });
+                out.push(if precision == "bf16" {
+                    Plan::Bf16(Bf16Plan { kernel: b, splits: s, align_rows: false })
+                } else {
+                    Plan::F32(GemmPlan { kernel: f, splits: s })
+                });
             }
         }
     }
@@ -175,7 +193,7 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
 fn name(p: Plan) -> String {
     match p {
         Plan::F32(g) => format!("{:?},{}", g.kernel, g.splits),
-        Plan::Bf16(b) => format!("{:?},{}", b.kernel, b.splits),
+        Plan::Bf16(b) => format!("{:?}{},{}", b.kernel, if b.align_rows { "+aligned" } else { "" }, b.splits),
         Plan::Auto => "Auto,0".into(),
     }
 }

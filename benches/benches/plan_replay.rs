@@ -6,7 +6,10 @@
 //!
 //! ```text
 //! plan_replay [FILE.csv...] [--torch TORCH.csv] [--worst N]
+//! plan_replay --pick PRECISION:LAYOUT:MxNxK...
 //! ```
+//! `--pick` prints only the plan `Auto` picks for each product named (for example
+//! `bf16:nn:3000x3000x3000`).
 //! (Through `cargo bench` it runs in `benches/`: give absolute paths.) With no file it scores the
 //! plan files of session 27 (`docs/runs/2026-11-28-s27/h1/plans.csv`,
 //! `h4/plans.csv`: every plan of 245 products on an H100) beside their PyTorch times.
@@ -47,16 +50,53 @@ fn load_plans(paths: &[String]) -> Result<Timings, String> {
     Ok(out)
 }
 
+/// `t`/`n` of a layout letter.
+fn transpose(c: u8) -> Transpose {
+    if c == b't' { Transpose::Yes } else { Transpose::No }
+}
+
+/// Prints `Auto`'s pick for each `PRECISION:LAYOUT:MxNxK` of `specs`.
+fn print_picks(specs: &[String]) -> ExitCode {
+    for spec in specs {
+        let parsed = (|| {
+            let [precision, layout, dims] = spec.split(':').collect::<Vec<_>>()[..] else { return None };
+            let precision = match precision {
+                "f32" => Precision::F32,
+                "tf32" => Precision::Tf32,
+                "bf16" => Precision::Bf16,
+                _ => return None,
+            };
+            let d: Vec<usize> = dims.split('x').map(|v| v.parse().ok()).collect::<Option<_>>()?;
+            let (&[m, n, k], &[a, b]) = (&d[..], layout.as_bytes()) else { return None };
+            Some((precision, (m, n, k), (transpose(a), transpose(b))))
+        })();
+        let Some((precision, dims, layout)) = parsed else {
+            eprintln!("{spec}: expected PRECISION:LAYOUT:MxNxK, as bf16:nn:3000x3000x3000");
+            return ExitCode::FAILURE;
+        };
+        match auto_plan(precision, dims, layout, Multiprocessors::H100, true) {
+            Ok(Some((plan, splits))) => println!("{spec}: {plan} x{splits}"),
+            Ok(None) => println!("{spec}: empty product"),
+            Err(e) => println!("{spec}: {e}"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
-    let (mut files, mut torch_path, mut worst) = (Vec::new(), None, 12usize);
+    let (mut files, mut torch_path, mut worst, mut picks) = (Vec::new(), None, 12usize, Vec::new());
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--torch" => torch_path = it.next(),
             "--worst" => worst = it.next().and_then(|v| v.parse().ok()).unwrap_or(worst),
+            "--pick" => picks.extend(it.next()),
             _ => files.push(a),
         }
+    }
+    if !picks.is_empty() {
+        return print_picks(&picks);
     }
     if files.is_empty() {
         let runs = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/runs/2026-11-28-s27");
@@ -83,8 +123,7 @@ fn main() -> ExitCode {
         let (mut logs, mut untimed, mut rows) = (Vec::new(), 0, Vec::new());
         for key in keys.iter().filter(|k| k.0 == name) {
             let (_, layout, m, n, k) = key;
-            let t = |c: u8| if c == b't' { Transpose::Yes } else { Transpose::No };
-            let layout_t = (t(layout.as_bytes()[0]), t(layout.as_bytes()[1]));
+            let layout_t = (transpose(layout.as_bytes()[0]), transpose(layout.as_bytes()[1]));
             let Ok(Some(pick)) = auto_plan(precision, (*m, *n, *k), layout_t, Multiprocessors::H100, true) else { continue };
             let mine = &plans[*key];
             // TF32 `Auto` may run FP32's kernels: their rows count for it.

@@ -458,7 +458,7 @@ pub fn register(s: &mut Suite) {
                             let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
                             let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
                             let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan { kernel, splits });
+                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan { kernel, splits, align_rows: false });
                             return expect_err("splits shorter than 4 slices", got, |e| matches!(e, Error::InvalidArgument { .. }));
                         }
                         check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
@@ -531,6 +531,20 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // The BF16 wgmma tiles with operands copied into 128-byte-aligned rows first, every layout:
+    // rows off the lines (776 and 200 columns: 16-byte steps), one operand aligned and one not
+    // (1024 and 72), strides the copy engine cannot read at all (777, 130), unsplit and split.
+    for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64, Bf16Kernel::WgmmaSwapped, Bf16Kernel::Wgmma64x32] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            s.gpu(format!("gemm_bf16::{kernel:?}::aligned_rows::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
+                for &(m, k, n, splits) in &[(136, 776, 200, 1), (136, 776, 200, 3), (128, 1024, 72, 2), (100, 777, 130, 1), (24, 1000, 8, 1)] {
+                    check_bf16_plan(g, rng, kernel, Some((splits, true)), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_bf16_plan(g, rng, kernel, Some((splits, true)), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
+                }
+                Ok(())
+            });
+        }
+    }
     s.gpu("gemm::plan_errors", |g, _| {
         let a = gpu(DeviceMatrix::zeros(g, 64, 64))?;
         let mut c = gpu(DeviceMatrix::zeros(g, 64, 64))?;
@@ -555,6 +569,9 @@ pub fn register(s: &mut Suite) {
         let mut c17x17 = gpu(DeviceMatrix::zeros(g, 17, 17))?;
         bad("ColDot on more than 16 rows", gemm(g, &tall, no, &wide, no, e, &mut c17x17, GemmKernel::ColDot))?;
         bad("ShortK with k = 64", gemm(g, &a, no, &a, no, e, &mut c, GemmKernel::ShortK))?;
+        let a16 = gpu(DeviceMatrixBf16::from_f32(g, 64, 64, &[0.0; 64 * 64]))?;
+        let plan = Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: 1, align_rows: true };
+        bad("aligned rows for an mma.sync tile", gemm_bf16_with_plan(g, &a16, no, &a16, no, e, &mut c, plan))?;
         for kernel in [GemmKernel::NarrowMn, GemmKernel::NarrowK] {
             bad("a narrow kernel on 17 rows and 17 columns", gemm(g, &tall, no, &wide, no, e, &mut c17x17, kernel))?;
             let (tall16, wide16) = (gpu(DeviceMatrixBf16::from_f32(g, 17, 64, &[0.0; 17 * 64]))?, gpu(DeviceMatrixBf16::from_f32(g, 64, 17, &[0.0; 64 * 17]))?);
@@ -640,6 +657,23 @@ pub fn check_gemm_bf16(
     rng: &mut rand::rngs::StdRng,
     kernel: Bf16Kernel,
     splits: Option<u32>,
+    mkn: (usize, usize, usize),
+    layout: (bool, bool),
+    act: Activation,
+    with_bias: bool,
+    alpha: f32,
+    beta: f32,
+) -> Result<(), String> {
+    check_bf16_plan(g, rng, kernel, splits.map(|s| (s, false)), mkn, layout, act, with_bias, alpha, beta)
+}
+
+/// [`check_gemm_bf16`] with the plan's [`Bf16Plan::align_rows`] given beside its split count.
+#[allow(clippy::too_many_arguments)]
+pub fn check_bf16_plan(
+    g: &host::Gpu,
+    rng: &mut rand::rngs::StdRng,
+    kernel: Bf16Kernel,
+    plan: Option<(u32, bool)>,
     (m, k, n): (usize, usize, usize),
     (ta, tb): (bool, bool),
     act: Activation,
@@ -647,6 +681,7 @@ pub fn check_gemm_bf16(
     alpha: f32,
     beta: f32,
 ) -> Result<(), String> {
+    let (splits, align_rows) = (plan.map(|p| p.0), plan.is_some_and(|p| p.1));
     let round = |v: Vec<f32>| v.into_iter().map(|x| bf16_to_f32(f32_to_bf16(x))).collect::<Vec<f32>>();
     let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
     let a = round(uniform(rng, m * k, -1.0, 1.0));
@@ -667,7 +702,7 @@ pub fn check_gemm_bf16(
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act, bf16_copy: None };
     let r = match splits {
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
-        Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }),
+        Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits, align_rows }),
     };
     // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
     if kernel == Bf16Kernel::ColDot && (m > kernels::matmul::COLDOT_MAX_ROWS || (tb && k > 1)) {
@@ -688,7 +723,8 @@ pub fn check_gemm_bf16(
         if !g.supports(&kernels::matmul::GEMM_WGMMA_BF16_KK) {
             return expect_err(&what, r, |e| matches!(e, Error::MissingKernel { .. }));
         }
-        if ashape.1 % 8 != 0 || bshape.1 % 8 != 0 {
+        // With aligned rows every such operand is copied first.
+        if (ashape.1 % 8 != 0 || bshape.1 % 8 != 0) && !align_rows {
             return expect_err(&what, r, |e| matches!(e, Error::InvalidArgument { .. }));
         }
     }
@@ -696,11 +732,11 @@ pub fn check_gemm_bf16(
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
     let got = gpu(dc.to_host(g))?;
-    assert_close(&format!("gemm_bf16 {kernel:?} splits {splits:?} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, 1e-4, atol)?;
+    assert_close(&format!("gemm_bf16 {kernel:?} splits {splits:?} aligned {align_rows} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, 1e-4, atol)?;
     if let Some(splits) = splits.filter(|&s| s > 1 && beta == 0.0) {
         // Split-K adds its partial products in a fixed order: a second run gives the same bits.
         dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
-        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits }))?;
+        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits, align_rows }))?;
         if gpu(dc.to_host(g))?.iter().zip(&got).any(|(x, y)| x.to_bits() != y.to_bits()) {
             return Err(format!("gemm_bf16 {kernel:?} splits {splits} {m}x{k}x{n}: a second run differs"));
         }

@@ -1700,6 +1700,10 @@ pub struct Bf16Plan {
     /// Blocks along k per output tile (1: no split-K; more only for the kernels of
     /// [`plan::TileModel::of_bf16`]).
     pub splits: u32,
+    /// The `wgmma` tiles only: operands whose rows are off 64-byte boundaries
+    /// ([`plan::rows_off_lines`]) are first copied into rows of a multiple of 256 bytes in this
+    /// stream's staging buffer (`Auto`: where [`plan::align_rows_pays`]).
+    pub align_rows: bool,
 }
 
 /// [`gemm`] with bf16 A and B on the BF16 tensor cores, f32 accumulation, f32 C and bias. Any
@@ -1762,17 +1766,17 @@ pub(crate) fn bf16_plan(
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
-            Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1 }
+            Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1, align_rows: false }
         }
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
-            Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits }
+            Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits, align_rows: false }
         }
         Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16, sms.count) || shortk_instead_of_padding(m, n, k, pad) => {
-            Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1 }
+            Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1, align_rows: false }
         }
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16, m, n, k, sms.count) => {
-            Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1 }
+            Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1, align_rows: false }
         }
         Bf16Kernel::Auto => {
             let wgmma = wgmma && k > 0 && !mma_instead_of_padding(m, n, k, pad);
@@ -1781,18 +1785,24 @@ pub(crate) fn bf16_plan(
             let strides = [(params.a_row_stride, params.a_col_stride), (params.b_row_stride, params.b_col_stride)];
             let element_loads = strides.iter().any(|&(r, c)| r.max(c) % 4 != 0);
             let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
-            Bf16Plan { kernel, splits }
+            // The stored row strides, in bytes.
+            let row_bytes = strides.map(|(r, c)| 2 * r.max(c) as usize);
+            Bf16Plan { kernel, splits, align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, row_bytes) }
         }
-        Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits },
-        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits },
-        Bf16Kernel::NarrowMn => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits },
-        Bf16Kernel::NarrowK => Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits },
-        kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms) },
+        Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits, align_rows: false },
+        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits, align_rows: false },
+        Bf16Kernel::NarrowMn => {
+            Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits, align_rows: false }
+        }
+        Bf16Kernel::NarrowK => {
+            Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits, align_rows: false }
+        }
+        kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms), align_rows: false },
     };
     match plan.kernel {
         // `Auto` picked a kernel that writes no bf16 copy of C: the 64×64 `mma.sync` tiles do.
         picked if kernel == Bf16Kernel::Auto && copy && !picked.writes_bf16_copy() => {
-            Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms) }
+            Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms), align_rows: false }
         }
         _ => plan,
     }
@@ -1860,7 +1870,7 @@ pub fn auto_plan(
             let packed = |(rows, cols): (usize, usize)| TmaMatrix { ptr: 0, element: TmaElement::Bf16, rows, cols, ld: cols };
             let pad = bf16_padded(packed(a)) + bf16_padded(packed(b));
             let plan = bf16_plan(&p, (ta, tb), Bf16Kernel::Auto, pad, wgmma, sms, false);
-            (format!("{:?}", plan.kernel), plan.splits)
+            (format!("{:?}{}", plan.kernel, if plan.align_rows { "+aligned" } else { "" }), plan.splits)
         }
     }))
 }
@@ -1950,6 +1960,9 @@ fn run_bf16_plan(
     if plan.kernel == Bf16Kernel::Auto {
         return invalid("Auto is not a concrete kernel".into());
     }
+    if plan.align_rows && !plan.kernel.is_wgmma() {
+        return invalid(format!("aligned rows are for the wgmma tiles, not {:?}", plan.kernel));
+    }
     let model = plan::TileModel::of_bf16(plan.kernel);
     let swapped = plan.kernel.swaps();
     let (tm, tn) = plan.kernel.tile_space(m, n);
@@ -1999,7 +2012,7 @@ fn run_bf16_plan(
         _ => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
-            let (ta_m, tb_m) = if pad { stage_padded_bf16(gpu, [ta_m, tb_m])? } else { (ta_m, tb_m) };
+            let (ta_m, tb_m) = if pad || plan.align_rows { stage_padded_bf16(gpu, [ta_m, tb_m], plan.align_rows)? } else { (ta_m, tb_m) };
             let (a_mn, b_mn) = (ta == Transpose::Yes, tb == Transpose::No);
             let (kernel, wg) = if swapped {
                 // Cᵀ = op(B)ᵀ·op(A)ᵀ: B (stored k×n: MN-major) is its first operand, A (stored
@@ -2024,14 +2037,19 @@ fn run_bf16_plan(
 /// `Bf16Kernel::Auto`'s path to `wgmma` for row strides the copy engine cannot read (not a
 /// multiple of 8 elements): such an operand is copied into rows padded to a multiple of 8 in
 /// this stream's staging buffer (one pass over it; `mma.sync`, the alternative, ran at 26 % of
-/// cuBLAS at 4096³).
-fn stage_padded_bf16(gpu: &Gpu, ops: [TmaMatrix; 2]) -> Result<(TmaMatrix, TmaMatrix)> {
+/// cuBLAS at 4096³). With `align_rows` ([`Bf16Plan::align_rows`]) every operand whose rows are
+/// off 64-byte boundaries ([`plan::rows_off_lines`]) is copied, into rows of a multiple of 128
+/// elements (256 bytes, the larger L2 promotion of [`TmaMatrix::tiled`]).
+fn stage_padded_bf16(gpu: &Gpu, ops: [TmaMatrix; 2], align_rows: bool) -> Result<(TmaMatrix, TmaMatrix)> {
     use kernels::matmul as km;
-    let padded = |m: &TmaMatrix| m.cols.next_multiple_of(8);
-    let halves: usize = ops.iter().filter(|m| !m.is_supported()).map(|m| m.rows * padded(m)).sum();
-    let mut buffer = if halves > 0 { gpu.staging_buffer(halves.div_ceil(2) + 8)? } else { 0 };
+    let copies = |m: &TmaMatrix| !m.is_supported() || (align_rows && (plan::rows_off_lines(m.ld * 2) || plan::rows_off_lines(m.ptr as usize)));
+    let padded = |m: &TmaMatrix| m.cols.next_multiple_of(if align_rows { 128 } else { 8 });
+    let halves: usize = ops.iter().filter(|m| copies(m)).map(|m| m.rows * padded(m)).sum();
+    // Floats, and room to start on a 256-byte boundary.
+    let buffer = if halves > 0 { gpu.staging_buffer(halves.div_ceil(2) + 64)? } else { 0 };
+    let mut buffer = buffer.next_multiple_of(256);
     let mut out = ops;
-    for m in out.iter_mut().filter(|m| !m.is_supported()) {
+    for m in out.iter_mut().filter(|m| copies(m)) {
         let ld = padded(m);
         let cfg = LaunchConfig::for_num_elems("gemm_stage_pad_bf16", m.rows * m.cols.div_ceil(km::PAD_CHUNK), km::STAGE_THREADS)?;
         let (src, ld_src, rows, cols, dst, ld_dst) = (m.ptr as *const u16, m.ld as u64, m.rows as u64, m.cols as u64, buffer as *mut u16, ld as u64);
