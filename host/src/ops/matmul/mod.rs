@@ -296,8 +296,9 @@ impl GemmKernel {
     /// rows with a k-contiguous op(B) (a batch-few dense layer's x·Wᵀ) run one warp per output
     /// column, reading W once, while that gives a block per multiprocessor ([`warpdot_fills`]).
     /// Products with at most 16 rows or columns run a narrow kernel, a pass over the wide
-    /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ 32 (FP32; TF32
-    /// [`SHORTK_AUTO_TF32_MAX_K`], BF16 [`SHORTK_AUTO_MAX_K`]) on larger outputs the short-k
+    /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ 32 (FP32, k < 32 on C rows
+    /// of 16-byte alignment; TF32 [`SHORTK_AUTO_TF32_MAX_K`], BF16 [`SHORTK_AUTO_MAX_K`]) on
+    /// larger outputs the short-k
     /// kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`], or
     /// [`AUTO_SMEM_MAX_K_SCALAR`] with an operand the tile kernels read one element at a time;
     /// `Tf32Auto` [`AUTO_SMEM_MAX_K_TF32`]) and at most
@@ -997,6 +998,7 @@ fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
 fn shortk_auto(p: &GemmParams, precision: Precision, sms: usize) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let max_k = match precision {
+        Precision::F32 if (p.n as usize).is_multiple_of(4) => SHORTK_AUTO_F32_ALIGNED_MAX_K,
         Precision::F32 => kernels::matmul::SHORTK_MAX,
         Precision::Tf32 => SHORTK_AUTO_TF32_MAX_K,
         Precision::Bf16 => SHORTK_AUTO_MAX_K,
@@ -1014,8 +1016,8 @@ fn shortk_auto(p: &GemmParams, precision: Precision, sms: usize) -> bool {
 }
 
 /// Longest k for which BF16 `Auto` runs [`GemmKernel::ShortK`] on outputs of at least
-/// [`SHORTK_AUTO_MIN_OUTPUTS`] (FP32 `Auto` runs it up to `kernels::matmul::SHORTK_MAX`,
-/// `Tf32Auto` up to [`SHORTK_AUTO_TF32_MAX_K`]): a product that is mostly its output. Against the
+/// [`SHORTK_AUTO_MIN_OUTPUTS`] (FP32 `Auto` runs it up to `kernels::matmul::SHORTK_MAX`, or
+/// [`SHORTK_AUTO_F32_ALIGNED_MAX_K`], `Tf32Auto` up to [`SHORTK_AUTO_TF32_MAX_K`]): a product that is mostly its output. Against the
 /// tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
 /// 797×346×9: 5.5 against 6.3, 2236×588×4: 4.2 against 8.3; BF16 4670×94×6: 6.1 against 7.8),
 /// and lost from k = 16 (4096×4096×16: 51 against 31-39; H100, docs/runs/2026-11-24-h100-s10/e5).
@@ -1081,6 +1083,16 @@ pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
 /// files of sessions 25 and 26). Below [`SHORTK_AUTO_MIN_OUTPUTS`] the rules before it took the
 /// shared-memory tiles, measured against the 64-row blocks.
 pub const SHORTK_AUTO_SMALL_MAX_K: usize = 12;
+/// Longest k for which FP32 `Auto` runs the short-k kernel on C rows of 16-byte alignment (n a
+/// multiple of 4; other rows up to `kernels::matmul::SHORTK_MAX`). At k = 32, one whole slice of
+/// the FP32-on-TF32 split kernel, that kernel beat it on every such product timed: nn 4096×4096×32
+/// 45.1 µs against 54.3, nt 4096×1024×32 11.9 against 17.8 (H100,
+/// docs/runs/2026-11-25-h100-s21/d1, s20/d5), tn 4096×784×32 11.8 against 17.4, tn 1024×784×32
+/// 6.5 against 8.8 (H200, docs/runs/2026-11-27-s26/g4). On rows it stores an element at a time
+/// it won one and lost one (nt 4096×1026×32 29.5 against 23.0, `d5`; nt 2857×1539×32 18.6
+/// against 23.2, s21/d3). Below k = 32 the short-k kernel still won on the largest outputs (nn
+/// 3776×3059×31 46.3 µs against 55.3, tn 2480×3723×20 33.1 against 53.3; s20/d4).
+pub const SHORTK_AUTO_F32_ALIGNED_MAX_K: usize = 31;
 /// Longest k for which FP32 `Auto` runs the short-k kernel below
 /// [`SHORTK_AUTO_F32_MIN_OUTPUTS`]. The tiles beat it past k = 4 (128×4096×10: 3.3 µs against
 /// 4.2, 1024×1024×10: 4.2 against 4.9) but not at k = 4 (2236×588×4: 6.9 against 4.2;
@@ -2222,10 +2234,13 @@ mod tests {
     fn short_k_runs_as_far_as_it_wins_per_precision() {
         let tf32 = |m, n, k| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, false, false), plan::Multiprocessors::H100, true).kernel;
         let short = GemmKernel::ShortK;
-        // FP32: up to k = 32 from 2^19 outputs; below them the tiles past k = 4, whatever n.
-        for k in [4, 10, 16, 32] {
+        // FP32: up to k = 31 from 2^19 outputs (k = 32 on C rows it stores by quads: the
+        // tiles); below them the tiles past k = 4, whatever n.
+        for k in [4, 10, 16, 31] {
             assert_eq!(auto(4096, 4096, k, false, false), short, "k {k}");
         }
+        assert_ne!(auto(4096, 4096, 32, false, false), short);
+        assert_eq!(auto(4096, 1026, 32, false, true), short);
         assert_eq!(auto(1024, 1024, 10, true, false), short);
         assert_ne!(auto(6308, 37, 20, true, true), short);
         // Up to k = 12 wherever it runs on 16-row blocks, any size and alignment; past k = 12,
