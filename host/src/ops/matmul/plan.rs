@@ -346,7 +346,7 @@ impl TileModel {
             // Over n×m (its callers swap m and n).
             Bf16Kernel::WgmmaSwapped => TileModel::of_bf16(Bf16Kernel::Wgmma),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.61, 352.0, 1024.0), (208.0, 64.0)),
-            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 256.0), (64.0, 192.0)),
+            Bf16Kernel::Wgmma64x64 => wg((64, 64, 64, 2, 8, 0.38, 240.0, 256.0), (64.0, 384.0)),
             // Over n×m when swapped (its callers swap m and n). The 64×64 tile's constants: on
             // the 51 few-row and few-column products of docs/runs/2026-11-24-h100-s17/e1 the
             // search (plan_fit.py --only=Wgmma64x32) kept them, the pick within 2.2 % of the
