@@ -531,9 +531,9 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
-    // The BF16 wgmma tiles with operands copied into 128-byte-aligned rows first, every layout:
-    // rows off the lines (776 and 200 columns: 16-byte steps), one operand aligned and one not
-    // (1024 and 72), strides the copy engine cannot read at all (777, 130), unsplit and split.
+    // The BF16 wgmma tiles with operands copied into 256-byte rows first, every layout: rows off
+    // the 32-byte sectors (776 and 200 columns), one operand on them and one not (1024 and 72),
+    // strides the copy engine cannot read at all (777, 130), unsplit and split.
     for kernel in [Bf16Kernel::Wgmma, Bf16Kernel::Wgmma64x128, Bf16Kernel::Wgmma64x64, Bf16Kernel::WgmmaSwapped, Bf16Kernel::Wgmma64x32] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::aligned_rows::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {

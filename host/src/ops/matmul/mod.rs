@@ -1712,8 +1712,8 @@ pub struct Bf16Plan {
     /// Blocks along k per output tile (1: no split-K; more only for the kernels of
     /// [`plan::TileModel::of_bf16`]).
     pub splits: u32,
-    /// The `wgmma` tiles only: operands whose rows are off 64-byte boundaries
-    /// ([`plan::rows_off_lines`]) are first copied into rows of a multiple of 256 bytes in this
+    /// The `wgmma` tiles only: operands whose rows are off the 32-byte sectors
+    /// ([`plan::rows_off_sectors`]) are first copied into rows of a multiple of 256 bytes in this
     /// stream's staging buffer (`Auto`: where [`plan::align_rows_pays`]).
     pub align_rows: bool,
 }
@@ -1797,9 +1797,9 @@ pub(crate) fn bf16_plan(
             let strides = [(params.a_row_stride, params.a_col_stride), (params.b_row_stride, params.b_col_stride)];
             let element_loads = strides.iter().any(|&(r, c)| r.max(c) % 4 != 0);
             let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
-            // The stored row strides, in bytes.
-            let row_bytes = strides.map(|(r, c)| 2 * r.max(c) as usize);
-            Bf16Plan { kernel, splits, align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, row_bytes) }
+            // The stored row strides in bytes, and whether the copy engine reads them.
+            let operands = strides.map(|(r, c)| (2 * r.max(c) as usize, (2 * r.max(c)).is_multiple_of(16)));
+            Bf16Plan { kernel, splits, align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, operands) }
         }
         Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits, align_rows: false },
         Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits, align_rows: false },
@@ -2046,16 +2046,22 @@ fn run_bf16_plan(
     unsafe { launch(gpu, cfg, a, b, c, bias_ptr as *const f32, params) }
 }
 
+/// Row length (elements) of the bf16 operands [`stage_padded_bf16`] copies: 256 bytes.
+const ALIGNED_ROW_ELEMENTS: usize = 128;
+
 /// `Bf16Kernel::Auto`'s path to `wgmma` for row strides the copy engine cannot read (not a
-/// multiple of 8 elements): such an operand is copied into rows padded to a multiple of 8 in
-/// this stream's staging buffer (one pass over it; `mma.sync`, the alternative, ran at 26 % of
-/// cuBLAS at 4096³). With `align_rows` ([`Bf16Plan::align_rows`]) every operand whose rows are
-/// off 64-byte boundaries ([`plan::rows_off_lines`]) is copied, into rows of a multiple of 128
-/// elements (256 bytes, the larger L2 promotion of [`TmaMatrix::tiled`]).
+/// multiple of 8 elements): such an operand is copied into padded rows in this stream's staging
+/// buffer (one pass over it; `mma.sync`, the alternative, ran at 26 % of
+/// cuBLAS at 4096³). With `align_rows` ([`Bf16Plan::align_rows`]) so is every operand whose rows
+/// are off the 32-byte sectors ([`plan::rows_off_sectors`]). The copies' rows are a
+/// multiple of [`ALIGNED_ROW_ELEMENTS`] long: on the sectors, with the larger L2 promotion of
+/// [`TmaMatrix::tiled`]. (Rows of a multiple of 8 only, off the sectors, ran bf16 nn
+/// 8000×4500×4000, B's rows of 9000 bytes copied, in 555 µs; rows of 256 bytes in 446; H100,
+/// docs/runs/2026-11-28-s28/i3.)
 fn stage_padded_bf16(gpu: &Gpu, ops: [TmaMatrix; 2], align_rows: bool) -> Result<(TmaMatrix, TmaMatrix)> {
     use kernels::matmul as km;
-    let copies = |m: &TmaMatrix| !m.is_supported() || (align_rows && (plan::rows_off_lines(m.ld * 2) || plan::rows_off_lines(m.ptr as usize)));
-    let padded = |m: &TmaMatrix| m.cols.next_multiple_of(if align_rows { 128 } else { 8 });
+    let copies = |m: &TmaMatrix| !m.is_supported() || (align_rows && (plan::rows_off_sectors(m.ld * 2) || plan::rows_off_sectors(m.ptr as usize)));
+    let padded = |m: &TmaMatrix| m.cols.next_multiple_of(ALIGNED_ROW_ELEMENTS);
     let halves: usize = ops.iter().filter(|m| copies(m)).map(|m| m.rows * padded(m)).sum();
     // Floats, and room to start on a 256-byte boundary.
     let buffer = if halves > 0 { gpu.staging_buffer(halves.div_ceil(2) + 64)? } else { 0 };

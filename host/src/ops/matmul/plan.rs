@@ -998,37 +998,46 @@ pub fn choose_bf16(
 }
 
 /// Least m·n/(m + n) (half the side of a square) of a product whose BF16 operands `Auto` copies
-/// into 128-byte-aligned rows ([`align_rows_pays`]).
+/// into aligned rows ([`align_rows_pays`]).
 pub const ALIGN_ROWS_MIN_SIDE: f64 = 2048.0;
 
-/// Least FLOPs (2·m·n·k) of such a product: past the two copies' launches by far.
+/// Least FLOPs (2·m·n·k) of such a product: past the copies' launches by far.
 pub const ALIGN_ROWS_MIN_FLOPS: f64 = (1u64 << 37) as f64;
 
 /// Most bf16 elements those copies stage (512 MiB; the stream keeps its staging buffer).
 pub const ALIGN_ROWS_MAX_STAGED: usize = 1 << 28;
 
-/// Whether rows of `row_bytes` (a row stride, or a base address) are off 64-byte boundaries,
-/// the operands [`crate::ops::matmul::Bf16Plan::align_rows`] copies.
-pub fn rows_off_lines(row_bytes: usize) -> bool {
-    !row_bytes.is_multiple_of(64)
+/// Whether rows of `row_bytes` (a row stride, or a base address) start off the 32-byte sectors
+/// of L2, the operands [`crate::ops::matmul::Bf16Plan::align_rows`] copies.
+pub fn rows_off_sectors(row_bytes: usize) -> bool {
+    !row_bytes.is_multiple_of(32)
 }
 
-/// Whether BF16 `Auto` copies the operands whose rows are off 64-byte boundaries (`row_bytes`:
-/// the row strides of A and B as stored) into aligned rows before the `wgmma` tiles read them
-/// ([`crate::ops::matmul::Bf16Plan::align_rows`]).
+/// Whether BF16 `Auto` copies its operands into rows of a multiple of 256 bytes before the
+/// `wgmma` tiles read them ([`crate::ops::matmul::Bf16Plan::align_rows`]). `operands`: for A
+/// and B, the row stride as stored in bytes and whether the copy engine can read it (if not,
+/// `Auto` copies it anyway, into the same rows).
 ///
-/// A box row the copy engine reads off a 128-byte line costs several L2 requests (BF16 nn
-/// 3000³: 12.7 M against 3.6 M at 3008³, the same tiles; 123.5 µs against 110.2; 5000³ 562
-/// against 393 at 5056³; H100, docs/runs/2026-11-28-s28/i1). The copy reads and writes each
-/// element once, so against the product it costs in proportion to 1/m + 1/n: it paid only on
-/// the largest sides, 3000³ 113 → 108 µs, 5000³ 463–469 → 433–444, 7000³ 1195–1200 → 1038–1042,
-/// and lost on all 39 others with operand rows off the lines, the worst at the smallest
-/// sides (nt 1024×1024×784 6.4 → 10.3 µs, 2000³ 28 → 40, 776×5000×5000 107 → 115; H200, `i2`).
-/// Rows on 64-byte boundaries cost little: 4000³ (rows of 8000 bytes) 190 → 222 µs aligned.
-pub fn align_rows_pays(m: usize, n: usize, k: usize, row_bytes: [usize; 2]) -> bool {
+/// A box row the copy engine reads off the sectors costs several L2 requests (BF16 nn 3000³:
+/// 12.7 M against 3.6 M at 3008³, the same tiles; 123.5 µs against 110.2; 5000³ 562 against 393
+/// at 5056³; H100, docs/runs/2026-11-28-s28/i1). The copies read and write each element once,
+/// so against the product they cost in proportion to 1/m + 1/n: copying both operands paid on
+/// the largest sides, 5000³ 524 → 453 µs, 7000³ 1419 → 1071–1081, tn 6008×4104×3000 317 → 267
+/// (H100, `i3`); it lost on all 39 smaller products with rows off 64-byte boundaries timed
+/// (nt 1024×1024×784 6.4 → 10.3 µs, 2000³ 28 → 40, 776×5000×5000 107 → 115; H200, `i2`) and on
+/// 3000³ on the H100. Rows on sectors cost little: 6000³ (rows of 12000 bytes) ran 5–11 %
+/// slower copied (626 → 696 µs nt), and copying one operand while the other stays off lost too
+/// (nn 4104×4104×8192, B alone: 434 → 474; `i3`), so every operand must end up on the sectors.
+pub fn align_rows_pays(m: usize, n: usize, k: usize, operands: [(usize, bool); 2]) -> bool {
     let (mf, nf) = (m as f64, n as f64);
-    let off: usize = [(row_bytes[0], m * k), (row_bytes[1], n * k)].iter().filter(|(b, _)| rows_off_lines(*b)).map(|(_, e)| e).sum();
-    off > 0 && off <= ALIGN_ROWS_MAX_STAGED && mf * nf / (mf + nf) >= ALIGN_ROWS_MIN_SIDE && flops(m, n, k) >= ALIGN_ROWS_MIN_FLOPS
+    let off = |&(bytes, supported): &(usize, bool)| supported && rows_off_sectors(bytes);
+    let copied = |&(bytes, supported): &(usize, bool)| !supported || rows_off_sectors(bytes);
+    let staged = [m * k, n * k].iter().zip(&operands).filter(|(_, o)| copied(o)).map(|(e, _)| e).sum::<usize>();
+    operands.iter().any(off)
+        && operands.iter().all(copied)
+        && staged <= ALIGN_ROWS_MAX_STAGED
+        && mf * nf / (mf + nf) >= ALIGN_ROWS_MIN_SIDE
+        && flops(m, n, k) >= ALIGN_ROWS_MIN_FLOPS
 }
 
 /// Most rounds of blocks (tiles per multiprocessor) for which `Bf16Kernel::Auto` weighs the
@@ -1148,18 +1157,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bf16_aligns_rows_only_on_large_sides_and_rows_off_64_bytes() {
-        // 5000³ and 7000³ (rows of 10000 and 14000 bytes) are copied; 3000³ and 776×5000×5000
-        // are too small a side, 4000³'s rows sit on 64-byte boundaries, 8192³'s on lines.
-        assert!(align_rows_pays(5000, 5000, 5000, [10000, 10000]));
-        assert!(align_rows_pays(7000, 7000, 7000, [14000, 14000]));
-        assert!(align_rows_pays(5000, 5000, 5000, [10000, 8192]), "one operand off");
-        assert!(!align_rows_pays(3000, 3000, 3000, [6000, 6000]));
-        assert!(!align_rows_pays(776, 5000, 5000, [10000, 10000]));
-        assert!(!align_rows_pays(4000, 4000, 4000, [8000, 8000]));
-        assert!(!align_rows_pays(8192, 8192, 8192, [16384, 16384]));
+    fn bf16_aligns_rows_only_on_large_sides_and_rows_off_sectors() {
+        let off = |bytes| (bytes, true);
+        // 5000³ and 7000³ (rows of 10000 and 14000 bytes) are copied, and so are rows the copy
+        // engine cannot read beside rows off the sectors; 3000³ and 776×5000×5000 are too
+        // small a side, 6000³'s rows sit on sectors, and one operand on them leaves the other.
+        assert!(align_rows_pays(5000, 5000, 5000, [off(10000), off(10000)]));
+        assert!(align_rows_pays(7000, 7000, 7000, [off(14000), off(14000)]));
+        assert!(align_rows_pays(4500, 6100, 5000, [off(10000), (12200, false)]));
+        assert!(!align_rows_pays(8000, 4500, 4000, [off(8000), (9000, false)]), "A on sectors");
+        assert!(!align_rows_pays(3000, 3000, 3000, [off(6000), off(6000)]));
+        assert!(!align_rows_pays(776, 5000, 5000, [off(10000), off(10000)]));
+        assert!(!align_rows_pays(6000, 6000, 6000, [off(12000), off(12000)]));
+        assert!(!align_rows_pays(4104, 4104, 8192, [off(16384), off(8208)]));
+        assert!(!align_rows_pays(8192, 8192, 8192, [off(16384), off(16384)]));
         // A short k: the product is too small for the copies.
-        assert!(!align_rows_pays(5000, 5000, 512, [1000, 10000]));
+        assert!(!align_rows_pays(5000, 5000, 512, [off(1000), off(10000)]));
     }
 
     #[test]
