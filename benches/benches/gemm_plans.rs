@@ -12,8 +12,8 @@
 //!            [--plans NAME,...] [--profile N]
 //! ```
 //! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note. `--plans` keeps the
-//! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, `Wgmma+aligned`: BF16 operands copied
-//! into 128-byte-aligned rows first, …). `--profile N` runs each plan N
+//! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, `Wgmma+aligned`: BF16 operands off
+//! the 32-byte sectors copied into aligned rows first, …). `--profile N` runs each plan N
 //! times after its check instead of timing it: a short, fixed list of launches for a profiler
 //! (Nsight Compute) to attribute.
 
@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use benches::graph_timing::measure_with;
 use benches::metrics::random_f32;
 use host::buffer_bf16::DeviceMatrixBf16;
-use host::ops::matmul::plan::{F32_TILES, SPLIT_CHOICES, TileModel};
+use host::ops::matmul::plan::{F32_TILES, SPLIT_CHOICES, TileModel, rows_off_sectors};
 use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan};
 use host::{DeviceMatrix, Gpu, Result};
 
@@ -143,10 +143,10 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             }
         }
     }
-    // The `wgmma` plans again with operands off 128-byte lines copied into aligned rows first
-    // (where some operand is: its packed rows are not a multiple of 64 bf16).
+    // The `wgmma` plans again with operands off the 32-byte sectors copied into aligned rows
+    // first (where some operand is: its packed rows of bf16 are).
     let (a_cols, b_cols) = (if ta { m } else { k }, if tb { k } else { n });
-    if precision == "bf16" && (a_cols % 64 != 0 || b_cols % 64 != 0) {
+    if precision == "bf16" && (rows_off_sectors(2 * a_cols) || rows_off_sectors(2 * b_cols)) {
         let aligned: Vec<Plan> = out
             .iter()
             .filter_map(|p| match p {
