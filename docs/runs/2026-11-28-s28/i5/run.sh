@@ -13,6 +13,6 @@ xz -9 $L/run-tests.log
 (cd $L && tar czf $OUT/logs.tgz .)
 $B/benches/gemm_sweep --list --seed 589266001 > $L/cases.csv
 timeout 70 python3 benches/torch/gemm_sweep.py $L/cases.csv > $L/torch.csv 2> $L/torch-err.log; el "torch rc=$?"
-timeout 100 $B/benches/gemm_sweep --seed 589266001 --torch $L/torch.csv --csv $L/sweep.csv > $L/sweep.log 2>&1; el "sweep rc=$?"; grep -E "^f32 all|^tf32 all|^bf16 all" $L/sweep.log
+timeout 160 $B/benches/gemm_sweep --seed 589266001 --torch $L/torch.csv --csv $L/sweep.csv > $L/sweep.log 2>&1; el "sweep rc=$?"; grep -E "^f32 all|^tf32 all|^bf16 all" $L/sweep.log
 (cd $L && tar czf $OUT/logs.tgz .)
 el done
