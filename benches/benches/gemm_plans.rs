@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 use benches::graph_timing::measure_with;
 use benches::metrics::random_f32;
+use benches::torch_times::layout_transposes;
 use host::buffer_bf16::DeviceMatrixBf16;
 use host::ops::matmul::plan::{F32_TILES, SPLIT_CHOICES, TileModel, rows_off_sectors};
 use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan};
@@ -125,7 +126,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 Bf16Kernel::MmaLdmatrix,
                 Bf16Kernel::MmaTile64,
             ] {
-                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan { kernel, splits, align_rows: false }));
+                add(TileModel::of_bf16(kernel), k, &|splits| Plan::Bf16(Bf16Plan::new(kernel, splits)));
             }
             // The swapped kernels and the 64×32 tiles (where their 32-wide side is at most
             // `SLIM_MAX_COLUMNS`): split counts over each one's own tile space.
@@ -137,7 +138,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
                 let model = TileModel::of_bf16(kernel);
                 for s in SPLIT_CHOICES {
                     if model.is_some_and(|md| md.accepts(sm, sn, k, s)) {
-                        out.push(Plan::Bf16(Bf16Plan { kernel, splits: s, align_rows: false }));
+                        out.push(Plan::Bf16(Bf16Plan::new(kernel, s)));
                     }
                 }
             }
@@ -159,7 +160,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
     narrow(&mut out, precision, m, n, k);
     if k <= kernels::matmul::SHORTK_MAX {
         out.push(if precision == "bf16" {
-            Plan::Bf16(Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1, align_rows: false })
+            Plan::Bf16(Bf16Plan::new(Bf16Kernel::ShortK, 1))
         } else {
             Plan::F32(GemmPlan { kernel: GemmKernel::ShortK, splits: 1 })
         });
@@ -180,11 +181,7 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
     for (f, b) in [(GemmKernel::NarrowMn, Bf16Kernel::NarrowMn), (GemmKernel::NarrowK, Bf16Kernel::NarrowK)] {
         for s in SPLIT_CHOICES {
             if TileModel::of(f).is_some_and(|md| md.accepts(small, big, k, s)) {
-                out.push(if precision == "bf16" {
-                    Plan::Bf16(Bf16Plan { kernel: b, splits: s, align_rows: false })
-                } else {
-                    Plan::F32(GemmPlan { kernel: f, splits: s })
-                });
+                out.push(if precision == "bf16" { Plan::Bf16(Bf16Plan::new(b, s)) } else { Plan::F32(GemmPlan { kernel: f, splits: s }) });
             }
         }
     }
@@ -193,7 +190,7 @@ fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
 fn name(p: Plan) -> String {
     match p {
         Plan::F32(g) => format!("{:?},{}", g.kernel, g.splits),
-        Plan::Bf16(b) => format!("{:?}{},{}", b.kernel, if b.align_rows { "+aligned" } else { "" }, b.splits),
+        Plan::Bf16(b) => format!("{},{}", b.label(), b.splits),
         Plan::Auto => "Auto,0".into(),
     }
 }
@@ -276,8 +273,7 @@ fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize
     let mut mismatches = 0;
     for (i, &(m, n, k)) in shapes.iter().enumerate() {
         for layout in layouts {
-            let ta = if layout.starts_with('t') { Transpose::Yes } else { Transpose::No };
-            let tb = if layout.ends_with('t') { Transpose::Yes } else { Transpose::No };
+            let (ta, tb) = layout_transposes(layout);
             let (ar, ac) = if ta == Transpose::Yes { (k, m) } else { (m, k) };
             let (br, bc) = if tb == Transpose::Yes { (n, k) } else { (k, n) };
             let ha = random_f32(7 + i as u64, ar * ac, -1.0, 1.0);

@@ -23,9 +23,9 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
-use benches::torch_times::{ProductKey, read_torch};
+use benches::torch_times::{ProductKey, layout_transposes, read_torch};
 use host::ops::matmul::plan::Multiprocessors;
-use host::ops::matmul::{Precision, Transpose, auto_plan};
+use host::ops::matmul::{Precision, auto_plan};
 
 /// The fastest time (ms) of each (plan, splits) of each product.
 type Timings = HashMap<ProductKey, HashMap<(String, u32), f64>>;
@@ -50,11 +50,6 @@ fn load_plans(paths: &[String]) -> Result<Timings, String> {
     Ok(out)
 }
 
-/// `t`/`n` of a layout letter.
-fn transpose(c: u8) -> Transpose {
-    if c == b't' { Transpose::Yes } else { Transpose::No }
-}
-
 /// Prints `Auto`'s pick for each `PRECISION:LAYOUT:MxNxK` of `specs`.
 fn print_picks(specs: &[String]) -> ExitCode {
     for spec in specs {
@@ -67,8 +62,8 @@ fn print_picks(specs: &[String]) -> ExitCode {
                 _ => return None,
             };
             let d: Vec<usize> = dims.split('x').map(|v| v.parse().ok()).collect::<Option<_>>()?;
-            let (&[m, n, k], &[a, b]) = (&d[..], layout.as_bytes()) else { return None };
-            Some((precision, (m, n, k), (transpose(a), transpose(b))))
+            let (&[m, n, k], "nn" | "nt" | "tn" | "tt") = (&d[..], layout) else { return None };
+            Some((precision, (m, n, k), layout_transposes(layout)))
         })();
         let Some((precision, dims, layout)) = parsed else {
             eprintln!("{spec}: expected PRECISION:LAYOUT:MxNxK, as bf16:nn:3000x3000x3000");
@@ -123,7 +118,7 @@ fn main() -> ExitCode {
         let (mut logs, mut untimed, mut rows) = (Vec::new(), 0, Vec::new());
         for key in keys.iter().filter(|k| k.0 == name) {
             let (_, layout, m, n, k) = key;
-            let layout_t = (transpose(layout.as_bytes()[0]), transpose(layout.as_bytes()[1]));
+            let layout_t = layout_transposes(layout);
             let Ok(Some(pick)) = auto_plan(precision, (*m, *n, *k), layout_t, Multiprocessors::H100, true) else { continue };
             let mine = &plans[*key];
             // TF32 `Auto` may run FP32's kernels: their rows count for it.

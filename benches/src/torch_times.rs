@@ -3,8 +3,16 @@
 
 use std::collections::HashMap;
 
+use host::ops::matmul::Transpose;
+
 /// A product: (precision, layout, m, n, k).
 pub type ProductKey = (String, String, usize, usize, usize);
+
+/// op(A) and op(B) of a layout (`nn`, `nt`, `tn`, `tt`): a `t` transposes.
+pub fn layout_transposes(layout: &str) -> (Transpose, Transpose) {
+    let t = |yes| if yes { Transpose::Yes } else { Transpose::No };
+    (t(layout.starts_with('t')), t(layout.ends_with('t')))
+}
 
 /// The torch companion's output: times by key, and the seed it recorded from the case list.
 pub struct TorchTimes {

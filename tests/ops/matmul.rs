@@ -458,7 +458,7 @@ pub fn register(s: &mut Suite) {
                             let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
                             let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
                             let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan { kernel, splits, align_rows: false });
+                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan::new(kernel, splits));
                             return expect_err("splits shorter than 4 slices", got, |e| matches!(e, Error::InvalidArgument { .. }));
                         }
                         check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;

@@ -298,8 +298,7 @@ impl GemmKernel {
     /// Products with at most 16 rows or columns run a narrow kernel, a pass over the wide
     /// operand ([`NARROW_AUTO_MIN`] and the constants after it); k ≤ 32 (FP32, k < 32 on C rows
     /// of 16-byte alignment; TF32 [`SHORTK_AUTO_TF32_MAX_K`], BF16 [`SHORTK_AUTO_MAX_K`]) on
-    /// larger outputs the short-k
-    /// kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`], or
+    /// larger outputs the short-k kernel. Products with a short k (at most [`AUTO_SMEM_MAX_K`], or
     /// [`AUTO_SMEM_MAX_K_SCALAR`] with an operand the tile kernels read one element at a time;
     /// `Tf32Auto` [`AUTO_SMEM_MAX_K_TF32`]) and at most
     /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] of its 32×32 tiles per multiprocessor run the
@@ -997,8 +996,10 @@ fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
 /// constants after it).
 fn shortk_auto(p: &GemmParams, precision: Precision, sms: usize) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    // C rows of 16-byte alignment: the kernels store them by quads.
+    let quads = n.is_multiple_of(4);
     let max_k = match precision {
-        Precision::F32 if (p.n as usize).is_multiple_of(4) => SHORTK_AUTO_F32_ALIGNED_MAX_K,
+        Precision::F32 if quads => SHORTK_AUTO_F32_ALIGNED_MAX_K,
         Precision::F32 => kernels::matmul::SHORTK_MAX,
         Precision::Tf32 => SHORTK_AUTO_TF32_MAX_K,
         Precision::Bf16 => SHORTK_AUTO_MAX_K,
@@ -1010,15 +1011,15 @@ fn shortk_auto(p: &GemmParams, precision: Precision, sms: usize) -> bool {
     }
     let fits = (1..=max_k).contains(&k) && outputs >= SHORTK_AUTO_MIN_OUTPUTS;
     // C rows that break 16-byte alignment: the short-k kernel stores them an element at a time.
-    let min_outputs = if (p.n as usize).is_multiple_of(4) { SHORTK_AUTO_F32_MIN_OUTPUTS } else { SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS };
-    let aligned_short = k <= SHORTK_AUTO_F32_MAX_K && (p.n as usize).is_multiple_of(4);
+    let min_outputs = if quads { SHORTK_AUTO_F32_MIN_OUTPUTS } else { SHORTK_AUTO_F32_UNALIGNED_MIN_OUTPUTS };
+    let aligned_short = k <= SHORTK_AUTO_F32_MAX_K && quads;
     fits && (precision != Precision::F32 || aligned_short || outputs >= min_outputs)
 }
 
 /// Longest k for which BF16 `Auto` runs [`GemmKernel::ShortK`] on outputs of at least
 /// [`SHORTK_AUTO_MIN_OUTPUTS`] (FP32 `Auto` runs it up to `kernels::matmul::SHORTK_MAX`, or
-/// [`SHORTK_AUTO_F32_ALIGNED_MAX_K`], `Tf32Auto` up to [`SHORTK_AUTO_TF32_MAX_K`]): a product that is mostly its output. Against the
-/// tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
+/// [`SHORTK_AUTO_F32_ALIGNED_MAX_K`], `Tf32Auto` up to [`SHORTK_AUTO_TF32_MAX_K`]): a product
+/// that is mostly its output. Against the tensor-core tiles it won every such product timed (TF32 128×4096×10: 4.2 µs against 8.0,
 /// 797×346×9: 5.5 against 6.3, 2236×588×4: 4.2 against 8.3; BF16 4670×94×6: 6.1 against 7.8),
 /// and lost from k = 16 (4096×4096×16: 51 against 31-39; H100, docs/runs/2026-11-24-h100-s10/e5).
 /// With 8×4 outputs per thread stored as quads, staged as deep as k needs, it writes
@@ -1718,6 +1719,19 @@ pub struct Bf16Plan {
     pub align_rows: bool,
 }
 
+impl Bf16Plan {
+    /// `kernel` in `splits` splits, its operands read as they are stored.
+    pub fn new(kernel: Bf16Kernel, splits: u32) -> Bf16Plan {
+        Bf16Plan { kernel, splits, align_rows: false }
+    }
+
+    /// The kernel's name, with `+aligned` where the operands are copied first (the plan column
+    /// of `gemm_plans` and `auto_plan`).
+    pub fn label(&self) -> String {
+        format!("{:?}{}", self.kernel, if self.align_rows { "+aligned" } else { "" })
+    }
+}
+
 /// [`gemm`] with bf16 A and B on the BF16 tensor cores, f32 accumulation, f32 C and bias. Any
 /// shape and layout; the fastest kernel the device and layout allow ([`Bf16Kernel::Auto`]).
 #[allow(clippy::too_many_arguments)]
@@ -1778,17 +1792,15 @@ pub(crate) fn bf16_plan(
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
         Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
-            Bf16Plan { kernel: Bf16Kernel::WarpDot, splits: 1, align_rows: false }
+            Bf16Plan::new(Bf16Kernel::WarpDot, 1)
         }
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
-            Bf16Plan { kernel, splits: narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits, align_rows: false }
+            Bf16Plan::new(kernel, narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits)
         }
-        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16, sms.count) || shortk_instead_of_padding(m, n, k, pad) => {
-            Bf16Plan { kernel: Bf16Kernel::ShortK, splits: 1, align_rows: false }
-        }
+        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16, sms.count) || shortk_instead_of_padding(m, n, k, pad) => Bf16Plan::new(Bf16Kernel::ShortK, 1),
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16, m, n, k, sms.count) => {
-            Bf16Plan { kernel: Bf16Kernel::SmemTiled, splits: 1, align_rows: false }
+            Bf16Plan::new(Bf16Kernel::SmemTiled, 1)
         }
         Bf16Kernel::Auto => {
             let wgmma = wgmma && k > 0 && !mma_instead_of_padding(m, n, k, pad);
@@ -1798,23 +1810,19 @@ pub(crate) fn bf16_plan(
             let element_loads = strides.iter().any(|&(r, c)| r.max(c) % 4 != 0);
             let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
             // The stored row strides in bytes, and whether the copy engine reads them.
-            let operands = strides.map(|(r, c)| (2 * r.max(c) as usize, (2 * r.max(c)).is_multiple_of(16)));
+            let operands = strides.map(|(r, c)| 2 * r.max(c) as usize).map(|bytes| (bytes, bytes.is_multiple_of(16)));
             Bf16Plan { kernel, splits, align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, operands) }
         }
-        Bf16Kernel::RowDot => Bf16Plan { kernel, splits: plan::rowdot(m, k, sms).splits, align_rows: false },
-        Bf16Kernel::ColDot => Bf16Plan { kernel, splits: plan::coldot(m, n, k, sms).splits, align_rows: false },
-        Bf16Kernel::NarrowMn => {
-            Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits, align_rows: false }
-        }
-        Bf16Kernel::NarrowK => {
-            Bf16Plan { kernel, splits: narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits, align_rows: false }
-        }
-        kernel => Bf16Plan { kernel, splits: bf16_splits(kernel, m, n, k, sms), align_rows: false },
+        Bf16Kernel::RowDot => Bf16Plan::new(kernel, plan::rowdot(m, k, sms).splits),
+        Bf16Kernel::ColDot => Bf16Plan::new(kernel, plan::coldot(m, n, k, sms).splits),
+        Bf16Kernel::NarrowMn => Bf16Plan::new(kernel, narrow_plan(GemmKernel::NarrowMn, narrow_bf16(true, m, n).0, m, n, k, sms).splits),
+        Bf16Kernel::NarrowK => Bf16Plan::new(kernel, narrow_plan(GemmKernel::NarrowK, narrow_bf16(false, m, n).0, m, n, k, sms).splits),
+        kernel => Bf16Plan::new(kernel, bf16_splits(kernel, m, n, k, sms)),
     };
     match plan.kernel {
         // `Auto` picked a kernel that writes no bf16 copy of C: the 64×64 `mma.sync` tiles do.
         picked if kernel == Bf16Kernel::Auto && copy && !picked.writes_bf16_copy() => {
-            Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms), align_rows: false }
+            Bf16Plan::new(Bf16Kernel::MmaTile64, bf16_splits(Bf16Kernel::MmaTile64, m, n, k, sms))
         }
         _ => plan,
     }
@@ -1882,7 +1890,7 @@ pub fn auto_plan(
             let packed = |(rows, cols): (usize, usize)| TmaMatrix { ptr: 0, element: TmaElement::Bf16, rows, cols, ld: cols };
             let pad = bf16_padded(packed(a)) + bf16_padded(packed(b));
             let plan = bf16_plan(&p, (ta, tb), Bf16Kernel::Auto, pad, wgmma, sms, false);
-            (format!("{:?}{}", plan.kernel, if plan.align_rows { "+aligned" } else { "" }), plan.splits)
+            (plan.label(), plan.splits)
         }
     }))
 }
@@ -2051,8 +2059,7 @@ const ALIGNED_ROW_ELEMENTS: usize = 128;
 
 /// `Bf16Kernel::Auto`'s path to `wgmma` for row strides the copy engine cannot read (not a
 /// multiple of 8 elements): such an operand is copied into padded rows in this stream's staging
-/// buffer (one pass over it; `mma.sync`, the alternative, ran at 26 % of
-/// cuBLAS at 4096³). With `align_rows` ([`Bf16Plan::align_rows`]) so is every operand whose rows
+/// buffer (one pass over it; `mma.sync`, the alternative, ran at 26 % of cuBLAS at 4096³). With `align_rows` ([`Bf16Plan::align_rows`]) so is every operand whose rows
 /// are off the 32-byte sectors ([`plan::rows_off_sectors`]). The copies' rows are a
 /// multiple of [`ALIGNED_ROW_ELEMENTS`] long: on the sectors, with the larger L2 promotion of
 /// [`TmaMatrix::tiled`]. (Rows of a multiple of 8 only, off the sectors, ran bf16 nn
