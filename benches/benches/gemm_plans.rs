@@ -13,9 +13,9 @@
 //! ```
 //! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note. `--plans` keeps the
 //! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, `Wgmma+aligned`: BF16 operands off
-//! the 32-byte sectors copied into aligned rows first, …). `--profile N` runs each plan N
-//! times after its check instead of timing it: a short, fixed list of launches for a profiler
-//! (Nsight Compute) to attribute.
+//! the 32-byte sectors copied into aligned rows first, `Wgmma64x128+mc`: tiles in multicast
+//! pairs, …). `--profile N` runs each plan N times after its check instead of timing it: a
+//! short, fixed list of launches for a profiler (Nsight Compute) to attribute.
 
 use std::process::ExitCode;
 
@@ -156,6 +156,20 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             })
             .collect();
         out.extend(aligned);
+    }
+    // The `wgmma` plans again in multicast pairs, where the tile rows pair up.
+    if precision == "bf16" {
+        let (sm, sn) = (m, n);
+        let pairs: Vec<Plan> = out
+            .iter()
+            .filter_map(|p| match p {
+                Plan::Bf16(b) if b.kernel.is_wgmma() && !b.align_rows => Some(Bf16Plan { multicast: true, ..*b }),
+                _ => None,
+            })
+            .filter(|b| b.multicast_fits(sm, sn))
+            .map(Plan::Bf16)
+            .collect();
+        out.extend(pairs);
     }
     narrow(&mut out, precision, m, n, k);
     if k <= kernels::matmul::SHORTK_MAX {

@@ -538,8 +538,51 @@ pub fn register(s: &mut Suite) {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::aligned_rows::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 for &(m, k, n, splits) in &[(136, 776, 200, 1), (136, 776, 200, 3), (128, 1024, 72, 2), (100, 777, 130, 1), (24, 1000, 8, 1)] {
-                    check_bf16_plan(g, rng, kernel, Some((splits, true)), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
-                    check_bf16_plan(g, rng, kernel, Some((splits, true)), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
+                    let plan = Bf16Plan { align_rows: true, ..Bf16Plan::new(kernel, splits) };
+                    check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
+                }
+                Ok(())
+            });
+        }
+    }
+    // The BF16 wgmma tiles in multicast pairs (two tiles along the kernel's m sharing op(B)),
+    // every tile and layout: edge tiles, a ragged last slice (k = 776), K-major op(B) tiles
+    // past C in one half (n = 72, 200), 1–4 splits in one cluster of 2 × splits, copied rows;
+    // odd tile-row counts and 5 splits are refused (`Bf16Plan::multicast_fits`).
+    for kernel in [
+        Bf16Kernel::Wgmma,
+        Bf16Kernel::Wgmma128x208,
+        Bf16Kernel::Wgmma128x192,
+        Bf16Kernel::Wgmma64x128,
+        Bf16Kernel::Wgmma64x64,
+        Bf16Kernel::WgmmaSwapped,
+        Bf16Kernel::Wgmma64x32,
+        Bf16Kernel::Wgmma64x32Swapped,
+    ] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            s.gpu(format!("gemm_bf16::{kernel:?}::multicast::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
+                let cases = [
+                    (200, 776, 200, 1, false),
+                    (256, 1024, 136, 3, false),
+                    (392, 2048, 520, 4, false),
+                    (128, 512, 264, 2, false),
+                    (256, 776, 72, 2, true),
+                    (256, 1024, 256, 5, false),
+                ];
+                for &(m, k, n, splits, align_rows) in &cases {
+                    let plan = Bf16Plan { align_rows, multicast: true, ..Bf16Plan::new(kernel, splits) };
+                    if !plan.multicast_fits(m, n) {
+                        let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
+                        let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
+                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+                        let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+                        let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, plan);
+                        expect_err(&format!("multicast {kernel:?} in {splits} splits for {m}×{n}"), got, |e| matches!(e, Error::InvalidArgument { .. }))?;
+                        continue;
+                    }
+                    check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                    check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
                 }
                 Ok(())
             });
@@ -570,8 +613,10 @@ pub fn register(s: &mut Suite) {
         bad("ColDot on more than 16 rows", gemm(g, &tall, no, &wide, no, e, &mut c17x17, GemmKernel::ColDot))?;
         bad("ShortK with k = 64", gemm(g, &a, no, &a, no, e, &mut c, GemmKernel::ShortK))?;
         let a16 = gpu(DeviceMatrixBf16::from_f32(g, 64, 64, &[0.0; 64 * 64]))?;
-        let plan = Bf16Plan { kernel: Bf16Kernel::MmaTile64, splits: 1, align_rows: true };
+        let plan = Bf16Plan { align_rows: true, ..Bf16Plan::new(Bf16Kernel::MmaTile64, 1) };
         bad("aligned rows for an mma.sync tile", gemm_bf16_with_plan(g, &a16, no, &a16, no, e, &mut c, plan))?;
+        let plan = Bf16Plan { multicast: true, ..Bf16Plan::new(Bf16Kernel::MmaTile64, 1) };
+        bad("multicast pairs for an mma.sync tile", gemm_bf16_with_plan(g, &a16, no, &a16, no, e, &mut c, plan))?;
         for kernel in [GemmKernel::NarrowMn, GemmKernel::NarrowK] {
             bad("a narrow kernel on 17 rows and 17 columns", gemm(g, &tall, no, &wide, no, e, &mut c17x17, kernel))?;
             let (tall16, wide16) = (gpu(DeviceMatrixBf16::from_f32(g, 17, 64, &[0.0; 17 * 64]))?, gpu(DeviceMatrixBf16::from_f32(g, 64, 17, &[0.0; 64 * 17]))?);
@@ -664,16 +709,17 @@ pub fn check_gemm_bf16(
     alpha: f32,
     beta: f32,
 ) -> Result<(), String> {
-    check_bf16_plan(g, rng, kernel, splits.map(|s| (s, false)), mkn, layout, act, with_bias, alpha, beta)
+    check_bf16_plan(g, rng, kernel, splits.map(|s| Bf16Plan::new(kernel, s)), mkn, layout, act, with_bias, alpha, beta)
 }
 
-/// [`check_gemm_bf16`] with the plan's [`Bf16Plan::align_rows`] given beside its split count.
+/// [`check_gemm_bf16`] with a whole plan of `kernel` (its copies into aligned rows and its
+/// multicast pairs as well as its splits).
 #[allow(clippy::too_many_arguments)]
 pub fn check_bf16_plan(
     g: &host::Gpu,
     rng: &mut rand::rngs::StdRng,
     kernel: Bf16Kernel,
-    plan: Option<(u32, bool)>,
+    plan: Option<Bf16Plan>,
     (m, k, n): (usize, usize, usize),
     (ta, tb): (bool, bool),
     act: Activation,
@@ -681,7 +727,7 @@ pub fn check_bf16_plan(
     alpha: f32,
     beta: f32,
 ) -> Result<(), String> {
-    let (splits, align_rows) = (plan.map(|p| p.0), plan.is_some_and(|p| p.1));
+    let (splits, align_rows, multicast) = (plan.map(|p| p.splits), plan.is_some_and(|p| p.align_rows), plan.is_some_and(|p| p.multicast));
     let round = |v: Vec<f32>| v.into_iter().map(|x| bf16_to_f32(f32_to_bf16(x))).collect::<Vec<f32>>();
     let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
     let a = round(uniform(rng, m * k, -1.0, 1.0));
@@ -702,7 +748,7 @@ pub fn check_bf16_plan(
     let epi = Epilogue { alpha, beta, bias: with_bias.then_some(&dbias), act, bf16_copy: None };
     let r = match splits {
         None => gemm_bf16_with(g, &da, t(ta), &db, t(tb), epi, &mut dc, kernel),
-        Some(splits) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits, align_rows }),
+        Some(_) => gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, plan.expect("a plan")),
     };
     // op(B) is n-contiguous unless B is transposed with more than one column (k > 1).
     if kernel == Bf16Kernel::ColDot && (m > kernels::matmul::COLDOT_MAX_ROWS || (tb && k > 1)) {
@@ -732,11 +778,17 @@ pub fn check_bf16_plan(
     let want = reference::gemm_f64(&a, ashape, ta, &b, bshape, tb, alpha, beta, &c0, with_bias.then_some(&bias[..]), act);
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
     let got = gpu(dc.to_host(g))?;
-    assert_close(&format!("gemm_bf16 {kernel:?} splits {splits:?} aligned {align_rows} ta={ta} tb={tb} {m}x{k}x{n}"), &got, &want, 1e-4, atol)?;
+    assert_close(
+        &format!("gemm_bf16 {kernel:?} splits {splits:?} aligned {align_rows} multicast {multicast} ta={ta} tb={tb} {m}x{k}x{n}"),
+        &got,
+        &want,
+        1e-4,
+        atol,
+    )?;
     if let Some(splits) = splits.filter(|&s| s > 1 && beta == 0.0) {
         // Split-K adds its partial products in a fixed order: a second run gives the same bits.
         dc.fill(g, f32::NAN).map_err(|e| e.to_string())?;
-        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, Bf16Plan { kernel, splits, align_rows }))?;
+        gpu(gemm_bf16_with_plan(g, &da, t(ta), &db, t(tb), epi, &mut dc, plan.expect("a plan")))?;
         if gpu(dc.to_host(g))?.iter().zip(&got).any(|(x, y)| x.to_bits() != y.to_bits()) {
             return Err(format!("gemm_bf16 {kernel:?} splits {splits} {m}x{k}x{n}: a second run differs"));
         }

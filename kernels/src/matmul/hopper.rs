@@ -102,6 +102,39 @@ pub unsafe fn tma_load_2d(dst: u32, map: u64, x: i32, y: i32, bar: u32) {
     };
 }
 
+/// [`tma_load_2d`] into the same shared address of every block of the cluster in `mask` (bit
+/// r: rank r), completing bytes on the barrier at `bar`'s offset in each of them (TMA
+/// multicast: one L2 read feeds several blocks).
+///
+/// # Safety
+/// As `tma_load_2d`, for every block in `mask`: each has initialized the barrier (a cluster
+/// barrier since), has room for the box at `dst` and expects its bytes.
+#[inline(always)]
+pub unsafe fn tma_load_2d_multicast(dst: u32, map: u64, x: i32, y: i32, bar: u32, mask: u16) {
+    // SAFETY: forwarded.
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{d}], [{m}, {{{x}, {y}}}], [{b}], {k};",
+            d = in(reg32) dst, m = in(reg64) map, x = in(reg32) x, y = in(reg32) y, b = in(reg32) bar, k = in(reg16) mask,
+        )
+    };
+}
+
+/// One arrival on the barrier at `.shared::cluster` address `bar` ([`map_shared_rank`]:
+/// possibly another block's of this cluster). Release semantics at block scope only: the
+/// arrival frees a stage the arriving block read through `wgmma` (already waited for), so no
+/// write of its needs publishing; `.release.cluster` made every multicast plan about 1.3×
+/// slower than its plain twin (8192³ nt 1.43 → 1.82 ms, H200, docs/runs/2026-11-28-s29/j1).
+///
+/// # Safety
+/// `bar` maps to an initialized barrier of a block of the cluster that stays live until the
+/// arrival is done (a cluster barrier after it).
+#[inline(always)]
+pub unsafe fn mbarrier_arrive_cluster(bar: u32) {
+    // SAFETY: forwarded.
+    unsafe { asm!("mbarrier.arrive.shared::cluster.b64 _, [{b}];", b = in(reg32) bar) };
+}
+
 /// Orders this thread's earlier shared-memory accesses (generic proxy) before later
 /// asynchronous-proxy accesses to the same bytes (`wgmma` reading a tile the thread wrote, a
 /// TMA copy overwriting bytes it read).

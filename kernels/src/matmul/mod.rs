@@ -135,6 +135,11 @@ pub struct GemmParams {
     /// per accumulator and leave it alone; the host refuses them a copy
     /// (`GemmKernel::writes_bf16_copy`).
     pub c_bf16: u64,
+    /// TMA multicast (the `wgmma` kernels only; 0 elsewhere): nonzero where blocks were launched
+    /// in pairs along the kernel's m (a 1-D grid of tile pairs, clusters of 2 along x, times
+    /// `cluster` along z), the two tiles of a pair sharing their op(B) tile: each block copies
+    /// half of op(B)'s boxes into both blocks' stages, so L2 serves op(B) once per pair.
+    pub multicast: u32,
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)
@@ -183,7 +188,15 @@ pub const TILE_GROUP_ROWS: usize = 8;
 pub fn grouped_tile() -> (usize, usize) {
     use crate::thread::{block_idx_x, block_idx_y, grid_dim_x, grid_dim_y};
     let (gx, gy) = (grid_dim_x() as usize, grid_dim_y() as usize);
-    let id = block_idx_y() as usize * gx + block_idx_x() as usize;
+    grouped_tile_of(block_idx_y() as usize * gx + block_idx_x() as usize, gx, gy)
+}
+
+/// [`grouped_tile`]'s order for block `id` of `gx` tile columns and `gy` tile rows. With `gy`
+/// even, blocks 2i and 2i + 1 get tiles of one column in rows 2j and 2j + 1 (the groups have an
+/// even number of rows, and so does the last): the pairs TMA multicast shares op(B) in.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn grouped_tile_of(id: usize, gx: usize, gy: usize) -> (usize, usize) {
     let per_group = TILE_GROUP_ROWS * gx;
     let first = id / per_group * TILE_GROUP_ROWS;
     let rows = if gy - first < TILE_GROUP_ROWS { gy - first } else { TILE_GROUP_ROWS };

@@ -758,6 +758,14 @@ mod device {
         let ring = Ring::new(base, tile, xa, xb, K::SPLIT);
         let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
         let transposes = xa || xb;
+        // TMA multicast (`p.multicast`): this block's place in its pair (x within the cluster)
+        // and its peer's rank in the cluster (clusters of 2 along x by `p.cluster` along z:
+        // rank = x + 2·z within it). BF16 only (`Bf16Plan::multicast`): compiled into the TF32
+        // register-A tiles, the peer's arrivals made the 64×128 one spill.
+        let multicast = p.multicast != 0 && K::BYTES == 2 && !transposes;
+        let pair_x = crate::thread::block_idx_x() as usize % 2;
+        let pair_z = if p.cluster != 0 { split_index(p) as usize % p.cluster as usize } else { 0 };
+        let peer = (2 * pair_z + (pair_x ^ 1)) as u32;
         if tid == 0 {
             prefetch_tensormap(map_a);
             prefetch_tensormap(map_b);
@@ -768,7 +776,9 @@ mod device {
                     // With transposed operands, every producer thread also arrives once it has
                     // written its part of the stage.
                     mbarrier_init(full(s), if transposes { 1 + 128 } else { 1 });
-                    mbarrier_init(empty(s), CONS as u32);
+                    // With multicast, both blocks' consumers free a stage: either block's copies
+                    // write it in both.
+                    mbarrier_init(empty(s), (CONS * if multicast { 2 } else { 1 }) as u32);
                 }
             }
             for r in 0..ring.slots {
@@ -777,7 +787,12 @@ mod device {
             }
             fence_barrier_init();
         }
-        sync_threads();
+        if multicast {
+            // The peer's copies and arrivals may reach this block's barriers from here on.
+            cluster_sync();
+        } else {
+            sync_threads();
+        }
         // Launched with programmatic stream serialization, this block may have started while the
         // previous kernel still runs: the prologue above touches no global memory; wait here.
         // Then let the next kernel launch, so its prologue overlaps this one's tail (a single
@@ -785,7 +800,14 @@ mod device {
         grid_dependency_wait();
         launch_dependents();
 
-        let (tile_m, tile_n) = crate::matmul::grouped_tile();
+        // The tile grid along the kernel's m and n (a 1-D grid of pairs with multicast).
+        let (rows, cols) = if SWAP { (p.n as usize, p.m as usize) } else { (p.m as usize, p.n as usize) };
+        let tile_cols = if multicast { cols.div_ceil(bn) } else { crate::thread::grid_dim_x() as usize };
+        let (tile_m, tile_n) = if multicast {
+            crate::matmul::grouped_tile_of(crate::thread::block_idx_x() as usize, tile_cols, rows.div_ceil(bm))
+        } else {
+            crate::matmul::grouped_tile()
+        };
         let (m0, n0) = (tile_m * bm, tile_n * bn);
         // This block's k-slices (split-K: its range; the host makes every range non-empty).
         let z = split_index(p);
@@ -811,14 +833,17 @@ mod device {
                 // box with rows past C: every K-major tile in 64-row boxes made FP32 4096³ on
                 // TF32 1.63 → 2.04 ms, and only the tiles reaching past C, 3000³ BF16 126 → 140
                 // µs (H100, docs/runs/2026-11-24-h100-s14/e4, r1, r2).
-                let (rows, cols) = if SWAP { (p.n as usize, p.m as usize) } else { (p.m as usize, p.n as usize) };
                 // Only on the 128-row tiles without FP32 on TF32 (`PROMOTE`): compiled into
                 // those, the edge path made FP32 4096³ on TF32's 128×128 tiles 12 % slower (1.62 →
                 // 1.82 ms, e6), and into the 64-row tiles, BF16 and TF32 1024³ and 768³ 9–13 %
                 // (e7); their tiles past C have at most 64 rows or 64 columns past it anyway.
                 let edges = CONS > 1 && !K::PROMOTE;
                 let a = OperandBoxes::of(TA, WG_ROW_BYTES / K::BYTES, bm, rows - m0, edges, (map_a, edge_a));
-                let b = OperandBoxes::of(TB, mn_box(bn), bn, cols - n0, edges, (map_b, edge_b));
+                let b = if multicast {
+                    OperandBoxes::halves(TB, mn_box(bn), bn, cols - n0, (map_b, edge_b))
+                } else {
+                    OperandBoxes::of(TB, mn_box(bn), bn, cols - n0, edges, (map_b, edge_b))
+                };
                 let landed = ((a.count * a.rows + b.count * b.rows) * WG_ROW_BYTES) as u32;
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
@@ -833,7 +858,12 @@ mod device {
                         }
                         mbarrier_arrive_expect_tx(full(s), landed);
                         a.load(a_dst, m0, ka, full(s));
-                        b.load(b_dst, n0, kb, full(s));
+                        if multicast {
+                            // Every other box of op(B), into both blocks of the pair.
+                            b.load_multicast(b_dst, n0, kb, full(s), pair_x, 0b11 << (2 * pair_z));
+                        } else {
+                            b.load(b_dst, n0, kb, full(s));
+                        }
                     }
                 }
             }
@@ -898,8 +928,9 @@ mod device {
                         unroll_acc(&mut sum, &mut d);
                     }
                     if tid % 128 == 0 {
-                        // SAFETY: initialized barrier.
-                        unsafe { mbarrier_arrive(empty(kt % STAGES)) };
+                        // SAFETY: initialized barriers (the peer's: live until the cluster
+                        // barrier before the epilogue).
+                        unsafe { release(empty(kt % STAGES), multicast, peer) };
                     }
                     kt += 1;
                     if kt >= ktiles {
@@ -910,8 +941,8 @@ mod device {
                 // The group before this one has finished reading its stage: release it.
                 wgmma_wait::<1>();
                 if kt > 0 && tid % 128 == 0 {
-                    // SAFETY: initialized barrier.
-                    unsafe { mbarrier_arrive(empty((kt - 1) % STAGES)) };
+                    // SAFETY: as above.
+                    unsafe { release(empty((kt - 1) % STAGES), multicast, peer) };
                 }
                 kt += 1;
                 if kt >= ktiles {
@@ -963,7 +994,13 @@ mod device {
         // once per accumulator and store 8-byte fragments scattered over 8 rows; with the
         // consumers alone, the narrow tile's store loop (one warp per scheduler, 16 quads per
         // thread) took as long as its main loop (Nsight Compute, 256×1024×1024).
-        sync_threads();
+        if multicast {
+            // Also: no block leaves, and no stage is overwritten, while the peer may still
+            // arrive on its barriers.
+            cluster_sync();
+        } else {
+            sync_threads();
+        }
         let staged = staged_tile(base);
         let threads = tile.threads() as usize;
         let quad = |idx: usize| {
@@ -995,7 +1032,7 @@ mod device {
             let share = rows.div_ceil(csize);
             let first_row = (rank * share).min(rows);
             let own_rows = share.min(rows - first_row);
-            let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
+            let tile_id = tile_m * tile_cols + tile_n;
             // Group g's slot: a bm×bn tile of floats, row-major. SAFETY (its callers): with
             // groups > 1 the host gives a workspace of tiles · groups · bm·bn floats and
             // MAX_CLUSTER_SPLITS counters per tile.
@@ -1014,13 +1051,15 @@ mod device {
                 }
             };
             let quads = (base, ldc, first_row, cq, own, csize, tid, threads);
+            // Split g's block: rank g, or 2·g + x with multicast pairs.
+            let ranks = if multicast { (2, pair_x as u32) } else { (1, 0) };
             // SAFETY (each): every rank's staged tile was published by the barrier above and
             // stays live until the barrier below; the share's quads lie inside it.
             unsafe {
                 match csize {
-                    0..=2 => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, store),
-                    3..=4 => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, store),
-                    _ => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, store),
+                    0..=2 => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store),
+                    3..=4 => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store),
+                    _ => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store),
                 }
             }
             // No block leaves (freeing its shared memory) while another still reads it.
@@ -1063,7 +1102,7 @@ mod device {
             // quads inside C travel: `q` numbers them row by row over the `cq` quads of each of
             // the `rows` rows that C has (a 32-row product on 64-row tiles moves half the tile).
             // Each thread publishes, and in the last block sums, the quads it stores below.
-            let tile_id = tile_m * crate::thread::grid_dim_x() as usize + tile_n;
+            let tile_id = tile_m * tile_cols + tile_n;
             let end = rows * cq;
             let staged_quad = |q: usize| quad((q / cq) * (bn / 4) + q % cq);
             // SAFETY: with split-K the host gives a counter per tile and a workspace of
@@ -1215,9 +1254,9 @@ mod device {
     /// `tid`, `tid + threads`, … below `own` (quad q: row `first_row + q / cq`, columns
     /// `4·(q % cq)..` of the staged tiles, rows of `ldc` floats at shared address `base`), each
     /// the sum in rank order of the quads at that place in the `csize` ≤ `G` blocks of the
-    /// cluster, handed to `store(row, column, sum)`. `U` quads per thread and pass, the loads of
-    /// all of them issued before any sum: `U·G` quads in flight, the same registers whatever
-    /// the cluster (`CLUSTER_LOADS`).
+    /// cluster (block g at rank `g·stride + offset`), handed to `store(row, column, sum)`. `U`
+    /// quads per thread and pass, the loads of all of them issued before any sum: `U·G` quads
+    /// in flight, the same registers whatever the cluster (`CLUSTER_LOADS`).
     ///
     /// # Safety
     /// Every rank's staged tile is published (a `cluster_sync` after its writes) and stays live
@@ -1226,6 +1265,7 @@ mod device {
     #[allow(clippy::type_complexity)]
     unsafe fn cluster_sum_share<const U: usize, const G: usize>(
         (base, ldc, first_row, cq, own, csize, tid, threads): (u32, usize, usize, usize, usize, usize, usize, usize),
+        (stride, offset): (u32, u32),
         store: impl Fn(usize, usize, [f32; 4]),
     ) {
         let place = |q: usize| (first_row + q / cq, 4 * (q % cq));
@@ -1241,7 +1281,7 @@ mod device {
                     unroll!(g in [0, 1, 2, 3, 4, 5, 6, 7] {
                         if g < G && g < csize {
                             // SAFETY: forwarded (block g's tile, 16-byte aligned).
-                            parts[u][g] = unsafe { ld_shared_cluster_f32x4(map_shared_rank(local, g as u32)) };
+                            parts[u][g] = unsafe { ld_shared_cluster_f32x4(map_shared_rank(local, g as u32 * stride + offset)) };
                         }
                     });
                 }
@@ -1299,6 +1339,42 @@ mod device {
             if edge { OperandBoxes { mn, rows: kmajor_box_rows(tile), count: 1, map: edge_map } } else { OperandBoxes { mn, rows: tile, count: 1, map } }
         }
 
+        /// The boxes of a multicast pair's shared `tile`-row op(B) tile with `inside` of its rows
+        /// inside C, those past C skipped: MN-major as [`OperandBoxes::of`]'s; K-major, two
+        /// boxes of half the tile's rows from `maps.1` (the host's half-tile map), so each block
+        /// of the pair copies one ([`OperandBoxes::load_multicast`]).
+        #[inline(always)]
+        fn halves(mn: bool, mn_box: usize, tile: usize, inside: usize, (map, half_map): (u64, u64)) -> OperandBoxes {
+            if mn {
+                return OperandBoxes::of(true, mn_box, tile, inside, true, (map, half_map));
+            }
+            let rows = tile / 2;
+            OperandBoxes { mn, rows, count: inside.div_ceil(rows).min(2), map: half_map }
+        }
+
+        /// [`OperandBoxes::load`] of the boxes j with j % 2 = `pair_x`, each into the blocks of
+        /// the cluster in `mask` at once.
+        ///
+        /// # Safety
+        /// As `tma_load_2d_multicast`: every block in `mask` has room for the boxes at `dst` and
+        /// expects their bytes on `bar`.
+        #[inline(always)]
+        unsafe fn load_multicast(self, dst: u32, x0: usize, k: i32, bar: u32, pair_x: usize, mask: u16) {
+            let mut j = pair_x;
+            while j < self.count {
+                let (dst, x) = (dst + (j * self.rows * WG_ROW_BYTES) as u32, (x0 + j * self.rows) as i32);
+                // SAFETY: forwarded.
+                unsafe {
+                    if self.mn {
+                        tma_load_2d_multicast(dst, self.map, x, k, bar, mask);
+                    } else {
+                        tma_load_2d_multicast(dst, self.map, k, x, bar, mask);
+                    }
+                }
+                j += 2;
+            }
+        }
+
         /// Issues the copies of k-slice `k` of the tile at `x0` (m or n) into `dst`, completing
         /// on barrier `bar`. Either orientation, box j lands 128·rows·j bytes in: an MN-major box
         /// is `rows` of m or n wide (one 128-byte row, or a narrower tile's width) and a slice
@@ -1318,6 +1394,23 @@ mod device {
                         tma_load_2d(dst, self.map, k, x, bar);
                     }
                 }
+            }
+        }
+    }
+
+    /// A consumer warpgroup's release of the stage whose empty barrier is at `bar`: in this
+    /// block, and with `multicast` in the `peer` block too (whose copies also write the stage).
+    ///
+    /// # Safety
+    /// `bar` is an initialized barrier; with `multicast`, the peer's is too and stays live (a
+    /// cluster barrier follows the main loop).
+    #[inline(always)]
+    unsafe fn release(bar: u32, multicast: bool, peer: u32) {
+        // SAFETY: forwarded.
+        unsafe {
+            mbarrier_arrive(bar);
+            if multicast {
+                mbarrier_arrive_cluster(map_shared_rank(bar, peer));
             }
         }
     }

@@ -1717,18 +1717,34 @@ pub struct Bf16Plan {
     /// ([`plan::rows_off_sectors`]) are first copied into rows of a multiple of 256 bytes in this
     /// stream's staging buffer (`Auto`: where [`plan::align_rows_pays`]).
     pub align_rows: bool,
+    /// The `wgmma` tiles only: blocks run in pairs of tiles along the kernel's m that share
+    /// their op(B) tile, each copying half of it into both (TMA multicast,
+    /// `GemmParams::multicast`). Needs an even number of tile rows and at most
+    /// [`plan::MAX_MULTICAST_SPLITS`] splits (`Auto`: where [`plan::choose_bf16_multicast`]
+    /// prices pairs cheaper).
+    pub multicast: bool,
 }
 
 impl Bf16Plan {
-    /// `kernel` in `splits` splits, its operands read as they are stored.
+    /// `kernel` in `splits` splits, its operands read as they are stored, one block per tile.
     pub fn new(kernel: Bf16Kernel, splits: u32) -> Bf16Plan {
-        Bf16Plan { kernel, splits, align_rows: false }
+        Bf16Plan { kernel, splits, align_rows: false, multicast: false }
     }
 
-    /// The kernel's name, with `+aligned` where the operands are copied first (the plan column
-    /// of `gemm_plans` and `auto_plan`).
+    /// The kernel's name, with `+aligned` where the operands are copied first and `+mc` where
+    /// pairs of blocks share op(B) (the plan column of `gemm_plans` and `auto_plan`).
     pub fn label(&self) -> String {
-        format!("{:?}{}", self.kernel, if self.align_rows { "+aligned" } else { "" })
+        format!("{:?}{}{}", self.kernel, if self.align_rows { "+aligned" } else { "" }, if self.multicast { "+mc" } else { "" })
+    }
+
+    /// Whether [`Bf16Plan::multicast`] can run this plan on an m×n product: a `wgmma` tile,
+    /// an even number of tile rows (in the kernel's space) and at most
+    /// [`plan::MAX_MULTICAST_SPLITS`] splits, in one cluster.
+    pub fn multicast_fits(&self, m: usize, n: usize) -> bool {
+        let Some(tile) = self.kernel.wgmma_tile() else { return false };
+        let (tm, _) = self.kernel.tile_space(m, n);
+        let clustered = self.splits == 1 || plan::TileModel::of_bf16(self.kernel).is_some_and(|md| md.clusters(self.splits));
+        tm.div_ceil(tile.bm()).is_multiple_of(2) && self.splits <= plan::MAX_MULTICAST_SPLITS && clustered
     }
 }
 
@@ -1808,10 +1824,11 @@ pub(crate) fn bf16_plan(
             // element at a time (their 8-byte copies need rows of a multiple of 4 elements).
             let strides = [(params.a_row_stride, params.a_col_stride), (params.b_row_stride, params.b_col_stride)];
             let element_loads = strides.iter().any(|&(r, c)| r.max(c) % 4 != 0);
-            let (kernel, splits) = plan::choose_bf16(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
+            let (kernel, splits, multicast) =
+                plan::choose_bf16_multicast(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
             // The stored row strides in bytes, and whether the copy engine reads them.
             let operands = strides.map(|(r, c)| 2 * r.max(c) as usize).map(|bytes| (bytes, bytes.is_multiple_of(16)));
-            Bf16Plan { kernel, splits, align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, operands) }
+            Bf16Plan { align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, operands), multicast, ..Bf16Plan::new(kernel, splits) }
         }
         Bf16Kernel::RowDot => Bf16Plan::new(kernel, plan::rowdot(m, k, sms).splits),
         Bf16Kernel::ColDot => Bf16Plan::new(kernel, plan::coldot(m, n, k, sms).splits),
@@ -1983,6 +2000,14 @@ fn run_bf16_plan(
     if plan.align_rows && !plan.kernel.is_wgmma() {
         return invalid(format!("aligned rows are for the wgmma tiles, not {:?}", plan.kernel));
     }
+    if plan.multicast && !plan.multicast_fits(m, n) {
+        return invalid(format!(
+            "multicast pairs need a wgmma tile, an even number of tile rows and at most {} splits in one cluster: {:?} in {} splits for {m}×{n}",
+            plan::MAX_MULTICAST_SPLITS,
+            plan.kernel,
+            plan.splits
+        ));
+    }
     let model = plan::TileModel::of_bf16(plan.kernel);
     let swapped = plan.kernel.swaps();
     let (tm, tn) = plan.kernel.tile_space(m, n);
@@ -1993,6 +2018,7 @@ fn run_bf16_plan(
         Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
         _ => params,
     };
+    let params = GemmParams { multicast: u32::from(plan.multicast), ..params };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     // A tile kernel's grid: a block per tile, a split per z.
     let tiles = |info: &'static kernels::KernelInfo, tile, threads, shared| -> Result<LaunchConfig> {
@@ -2141,7 +2167,8 @@ fn launch_wgmma(
         if mn || km::kmajor_box_rows(rows) == rows { Ok(main) } else { map(m, mn, km::kmajor_box_rows(rows)) }
     };
     let edge_a = edge(&x.a, x.a_mn, tile.bm(), map_a)?;
-    let edge_b = edge(&x.b, x.b_mn, tile.bn, map_b)?;
+    // With multicast a K-major op(B) tile is copied in two halves, one per block of the pair.
+    let edge_b = if params.multicast != 0 && !x.b_mn { map(&x.b, false, tile.bn / 2)? } else { edge(&x.b, x.b_mn, tile.bn, map_b)? };
     let shared = if x.split {
         tile.shared_split()
     } else if x.transposes {
@@ -2156,7 +2183,13 @@ fn launch_wgmma(
     // The wgmma kernels wait for the previous grid after their prologue
     // (`grid_dependency_wait`), so they may start while it finishes.
     cfg = cfg.with_overlap();
-    if params.cluster != 0 {
+    if params.multicast != 0 {
+        // Pairs of tiles along m (`grouped_tile_of`'s order) in a 1-D grid, each pair a cluster
+        // of 2 along x, by the tile's splits along z.
+        cfg.grid.x *= cfg.grid.y;
+        cfg.grid.y = 1;
+        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(2, 1, params.cluster.max(1)));
+    } else if params.cluster != 0 {
         // A tile's splits are clusters of `params.cluster` along z (rank = split index modulo
         // the cluster size).
         cfg = cfg.with_cluster(crate::launch::Dim3::xyz(1, 1, params.cluster));
@@ -2214,6 +2247,7 @@ fn gemm_params(
         x3_slices: 0,
         cluster: 0,
         c_bf16: epilogue.bf16_copy.map_or(0, |c| c.device_ptr()),
+        multicast: 0,
     }))
 }
 

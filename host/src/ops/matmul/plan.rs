@@ -955,8 +955,94 @@ pub fn choose_bf16(
     k: usize,
     sms: Multiprocessors,
 ) -> (Bf16Kernel, u32) {
-    if let Some(plan) = stream_plan_bf16(wgmma, stage_elems, m, n, k, sms) {
-        return plan;
+    let (kernel, splits, _) = choose_bf16_priced(wgmma, (a_mn, b_mn), (stage_elems, element_loads), m, n, k, sms);
+    (kernel, splits)
+}
+
+/// [`choose_bf16`], then the same product in TMA multicast pairs
+/// (`crate::ops::matmul::Bf16Plan::multicast`) where the model prices a pair cheaper: the tiles
+/// of [`MULTICAST_EFF`] at that rate, in splits of at least [`MULTICAST_MIN_K`] of k, on an even
+/// number of tile rows. Returns the kernel, its splits and whether it runs in pairs.
+pub fn choose_bf16_multicast(
+    wgmma: bool,
+    layout: (bool, bool),
+    staging: (usize, bool),
+    m: usize,
+    n: usize,
+    k: usize,
+    sms: Multiprocessors,
+) -> (Bf16Kernel, u32, bool) {
+    let (kernel, splits, cost) = choose_bf16_priced(wgmma, layout, staging, m, n, k, sms);
+    // (A streamed product or no model's pick has no finite cost to beat.)
+    if !wgmma || !kernel.is_wgmma() || !cost.is_finite() {
+        return (kernel, splits, false);
+    }
+    let extra = padding_cost_bf16(staging.0, staging.1, sms.count);
+    let mut best = (kernel, splits, false, cost);
+    for (tile, gain) in MULTICAST_EFF {
+        // The 128×192 tile up to one round more than `choose_bf16` admits it alone
+        // ([`MULTICAST_192_MAX_ROUNDS`]).
+        let admitted = |md: &TileModel| tile != Bf16Kernel::Wgmma128x192 || md.tiles(m, n) <= MULTICAST_192_MAX_ROUNDS * sms.count;
+        let Some(model) = TileModel::of_bf16(tile).filter(|md| m.div_ceil(md.bm).is_multiple_of(2) && admitted(md)) else { continue };
+        if tile == Bf16Kernel::Wgmma128x208 && !wide_208_saves_columns(n) {
+            continue;
+        }
+        let model = TileModel { eff: model.eff * gain, ..model };
+        for s in 1..=MAX_MULTICAST_SPLITS {
+            let long = k / s as usize >= MULTICAST_MIN_K;
+            if let Some(c) = model.cost(m, n, k, s, sms).filter(|_| long && (s == 1 || model.clusters(s)))
+                && c + extra < best.3
+            {
+                best = (tile, s, true, c + extra);
+            }
+        }
+    }
+    (best.0, best.1, best.2)
+}
+
+/// Most rounds of 128×192 tiles `Auto` runs in multicast pairs: one more than alone
+/// ([`WIDE_192_MAX_ROUNDS`]). In pairs the tile ran 3000³ (2.9 rounds of 128×192 tiles, 2.2 of
+/// 128×256) in 96–97 µs, where alone it took 114–115 and the 128×256 tile 113–117 in either
+/// form; at 8192³ (21 rounds) in pairs it ran 1487 µs against the 128×256 tile's 1441 (H200,
+/// docs/runs/2026-11-28-s29/j2).
+pub const MULTICAST_192_MAX_ROUNDS: usize = WIDE_192_MAX_ROUNDS + 1;
+
+/// Most splits of a multicast pair (one cluster of 2 × splits blocks, at most the portable 8).
+pub const MAX_MULTICAST_SPLITS: u32 = 4;
+
+/// Least k per split of a multicast plan: below it a pair's cluster barriers and the lockstep of
+/// its two blocks cost more than the halved op(B) reads save (nt 2048×1024×784 on the 64×128
+/// tile 10.4 → 10.7 µs in pairs, tn 4096×1024×256 10.1 → 12.5; at k ≥ 1024 every unsplit
+/// 64×128 pair timed ran in 0.79–0.98 of its single blocks' time). Shorter splits in pairs
+/// also ran faster (nn 128×1024×1024 in 4 splits 5.7 → 5.2 µs), but admitting them sent nn
+/// 2048×784×1024 to 2 splits of the 128×208 tile in pairs, 23.2 µs against 11.8 unsplit on
+/// the 64×128 one (H200, docs/runs/2026-11-28-s29/j2): the model's split costs are not fitted
+/// to pairs.
+pub const MULTICAST_MIN_K: usize = 1024;
+
+/// The `wgmma` tiles `Auto` runs in multicast pairs, and their rate in pairs relative to
+/// single blocks (the model's eff scaled by it), fitted to every plan timed both ways on 22
+/// products (H200, docs/runs/2026-11-28-s29/j2). The 64×128 tile reads 24 KiB of L2 per k-step
+/// for 1 MFLOP and gains most: 2048×784×1024 14.8 → 11.8 µs, tn 1024×784×2048 14.5 → 12.0,
+/// nn 512×784×4096 in 2 splits 15.6 → 12.9, 1024³ 8.4 → 7.3 (median 0.86 of the single
+/// blocks' time at k ≥ 1024). The 128-row tiles gain where the operands sit in L2 with rows off
+/// the 128-byte lines (3000³ on 128×192 115 → 97 µs, 0.78–0.86) and 0.91–1.0 elsewhere. The
+/// 128×256 tile (either orientation) and the 64×64 one gained nothing (0.98–1.16), so they
+/// always run alone.
+pub const MULTICAST_EFF: [(Bf16Kernel, f64); 3] = [(Bf16Kernel::Wgmma64x128, 1.15), (Bf16Kernel::Wgmma128x192, 1.06), (Bf16Kernel::Wgmma128x208, 1.06)];
+
+/// [`choose_bf16`] with the pick's modelled cost.
+fn choose_bf16_priced(
+    wgmma: bool,
+    (a_mn, b_mn): (bool, bool),
+    (stage_elems, element_loads): (usize, bool),
+    m: usize,
+    n: usize,
+    k: usize,
+    sms: Multiprocessors,
+) -> (Bf16Kernel, u32, f64) {
+    if let Some((kernel, splits)) = stream_plan_bf16(wgmma, stage_elems, m, n, k, sms) {
+        return (kernel, splits, f64::INFINITY);
     }
     let wide = (BF16_WGMMA, Bf16Kernel::Wgmma128x208);
     let cands = tensor_core_candidates(wide, [Bf16Kernel::MmaLdmatrix, Bf16Kernel::MmaTile64], TileModel::of_bf16, wgmma, n).map(move |(x, md)| {
@@ -967,10 +1053,10 @@ pub fn choose_bf16(
     let staging = padding_cost_bf16(stage_elems, element_loads, sms.count);
     let total = |kernel, c| if BF16_WGMMA.contains(&kernel) { c + staging } else { c };
     let Some((kernel, splits, cost)) = cheapest(cands, total, m, n, k, sms) else {
-        return (Bf16Kernel::MmaLdmatrix, 1);
+        return (Bf16Kernel::MmaLdmatrix, 1, f64::INFINITY);
     };
     if !wgmma {
-        return (kernel, splits);
+        return (kernel, splits, cost);
     }
     let (mut kernel, mut splits, mut cost) = (kernel, splits, cost);
     if let Some(swapped) = TileModel::of_bf16(Bf16Kernel::WgmmaSwapped) {
@@ -994,7 +1080,7 @@ pub fn choose_bf16(
             (kernel, splits, cost) = (slim, s_splits, s_cost + staging);
         }
     }
-    (kernel, splits)
+    (kernel, splits, cost)
 }
 
 /// Least m·n/(m + n) (half the side of a square) of a product whose BF16 operands `Auto` copies
@@ -1190,6 +1276,25 @@ mod tests {
         // A weight gradient with a tiny output and k = batch.
         let p = choose(&F32_TILES, 10, 1024, 4096, Multiprocessors::H100);
         assert!(p.splits > 1, "{p:?}");
+    }
+
+    #[test]
+    fn multicast_pairs_where_k_is_long_and_the_tile_reads_much_per_flop() {
+        let h = Multiprocessors::H100;
+        let pick = |(ta, tb): (bool, bool), m, n, k| choose_bf16_multicast(true, (ta, !tb), (0, false), m, n, k, h);
+        // The MLP's 784-wide products on the 64×128 tile, 3000³ on the 128×192 one.
+        assert_eq!(pick((false, false), 2048, 784, 1024), (Bf16Kernel::Wgmma64x128, 1, true));
+        assert_eq!(pick((false, false), 512, 784, 4096), (Bf16Kernel::Wgmma64x128, 2, true));
+        for layout in [(false, false), (false, true), (true, false), (true, true)] {
+            assert_eq!(pick(layout, 3000, 3000, 3000), (Bf16Kernel::Wgmma128x192, 1, true));
+        }
+        // Short k per split, the 128×256 tile's products, odd tile rows: alone.
+        assert!(!pick((false, true), 2048, 1024, 784).2);
+        assert!(!pick((true, false), 4096, 1024, 256).2);
+        assert!(!pick((false, false), 4096, 4096, 4096).2);
+        assert!(!pick((false, true), 8192, 8192, 8192).2);
+        // 1088 rows: 17 tiles of 64, 9 of 128.
+        assert!(!pick((false, false), 1088, 784, 4096).2);
     }
 
     #[test]
