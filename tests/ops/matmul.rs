@@ -546,10 +546,11 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
-    // The BF16 wgmma tiles in multicast pairs (two tiles along the kernel's m sharing op(B)),
-    // every tile and layout: edge tiles, a ragged last slice (k = 776), K-major op(B) tiles
-    // past C in one half (n = 72, 200), 1–4 splits in one cluster of 2 × splits, copied rows;
-    // odd tile-row counts and 5 splits are refused (`Bf16Plan::multicast_fits`).
+    // The BF16 wgmma tiles in multicast pairs (two tiles along m sharing op(B)), every layout:
+    // edge tiles, a ragged last slice (k = 776), K-major op(B) tiles past C in one half (n =
+    // 72, 200), 1–4 splits in one cluster of 2 × splits, copied rows. The 64×128 and 128×192
+    // tiles have pair kernels; the others, odd tile-row counts and 5 splits are refused
+    // (`Bf16Plan::multicast_fits`).
     for kernel in [
         Bf16Kernel::Wgmma,
         Bf16Kernel::Wgmma128x208,

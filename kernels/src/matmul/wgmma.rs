@@ -275,6 +275,8 @@ mod device {
         /// Whether the producers split both operands into TF32 heads and tails in shared memory
         /// and each k-step runs three `wgmma` ([`Tf32x3Split`]).
         const SPLIT: bool = false;
+        /// Whether blocks run in TMA multicast pairs ([`Bf16Pairs`]).
+        const MULTICAST: bool = false;
         /// One 64×(2·NACC)×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
         ///
         /// # Safety
@@ -297,6 +299,25 @@ mod device {
         const KSTEP: usize = 16;
         const BYTES: usize = 2;
         const TRANSPOSES: bool = false;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+            // SAFETY: forwarded.
+            unsafe { wgmma_bf16::<TA, TB, NACC>(d, da, db) }
+        }
+    }
+
+    /// BF16 in TMA multicast pairs (`GemmParams::multicast`): kernels of their own, so that the
+    /// pairs' barriers and branches stay out of the single-block kernels (compiled into them
+    /// behind a runtime flag, they made the single-block plans 3.6 % slower over the BF16 sweep,
+    /// up to 1.15× on the latency-bound ones: nt 64×1024×784 5.2 → 5.9 µs, 768³ 5.5 → 6.4; H100,
+    /// docs/runs/2026-11-28-s29/j3).
+    pub struct Bf16Pairs;
+    impl WgKind for Bf16Pairs {
+        const BK: usize = WG_BK_BF16;
+        const KSTEP: usize = 16;
+        const BYTES: usize = 2;
+        const TRANSPOSES: bool = false;
+        const MULTICAST: bool = true;
         #[inline(always)]
         unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
             // SAFETY: forwarded.
@@ -758,11 +779,10 @@ mod device {
         let ring = Ring::new(base, tile, xa, xb, K::SPLIT);
         let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
         let transposes = xa || xb;
-        // TMA multicast (`p.multicast`): this block's place in its pair (x within the cluster)
-        // and its peer's rank in the cluster (clusters of 2 along x by `p.cluster` along z:
-        // rank = x + 2·z within it). BF16 only (`Bf16Plan::multicast`): compiled into the TF32
-        // register-A tiles, the peer's arrivals made the 64×128 one spill.
-        let multicast = p.multicast != 0 && K::BYTES == 2 && !transposes;
+        // TMA multicast ([`Bf16Pairs`], launched with `p.multicast`): this block's place in its
+        // pair (x within the cluster) and its peer's rank in the cluster (clusters of 2 along x
+        // by `p.cluster` along z: rank = x + 2·z within it).
+        let multicast = K::MULTICAST;
         let pair_x = crate::thread::block_idx_x() as usize % 2;
         let pair_z = if p.cluster != 0 { split_index(p) as usize % p.cluster as usize } else { 0 };
         let peer = (2 * pair_z + (pair_x ^ 1)) as u32;
@@ -1590,6 +1610,26 @@ wgmma_four_layouts!(
     gemm_wgmma_bf16_kn_128x192,
     gemm_wgmma_bf16_mk_128x192,
     gemm_wgmma_bf16_mn_128x192
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 64×128 tile ([`WG_NARROW`]) in TMA multicast pairs (`device::Bf16Pairs`)",
+    Bf16Pairs,
+    WG_NARROW,
+    256,
+    2,
+    gemm_wgmma_bf16_kk_64x128_pairs,
+    gemm_wgmma_bf16_kn_64x128_pairs,
+    gemm_wgmma_bf16_mk_64x128_pairs,
+    gemm_wgmma_bf16_mn_64x128_pairs
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 128×192 tile ([`WG_WIDE_192`]) in TMA multicast pairs (`device::Bf16Pairs`)",
+    Bf16Pairs,
+    WG_WIDE_192,
+    gemm_wgmma_bf16_kk_128x192_pairs,
+    gemm_wgmma_bf16_kn_128x192_pairs,
+    gemm_wgmma_bf16_mk_128x192_pairs,
+    gemm_wgmma_bf16_mn_128x192_pairs
 );
 wgmma_kernel!(
     /// `gemm_wgmma_tf32_kk` on the 128×208 tile (K-major operands only: MN-major ones are

@@ -1717,8 +1717,8 @@ pub struct Bf16Plan {
     /// ([`plan::rows_off_sectors`]) are first copied into rows of a multiple of 256 bytes in this
     /// stream's staging buffer (`Auto`: where [`plan::align_rows_pays`]).
     pub align_rows: bool,
-    /// The `wgmma` tiles only: blocks run in pairs of tiles along the kernel's m that share
-    /// their op(B) tile, each copying half of it into both (TMA multicast,
+    /// The 64×128 and 128×192 `wgmma` tiles only: blocks run in pairs of tiles along m that
+    /// share their op(B) tile, each copying half of it into both (TMA multicast,
     /// `GemmParams::multicast`). Needs an even number of tile rows and at most
     /// [`plan::MAX_MULTICAST_SPLITS`] splits (`Auto`: where [`plan::choose_bf16_multicast`]
     /// prices pairs cheaper).
@@ -1737,11 +1737,11 @@ impl Bf16Plan {
         format!("{:?}{}{}", self.kernel, if self.align_rows { "+aligned" } else { "" }, if self.multicast { "+mc" } else { "" })
     }
 
-    /// Whether [`Bf16Plan::multicast`] can run this plan on an m×n product: a `wgmma` tile,
-    /// an even number of tile rows (in the kernel's space) and at most
+    /// Whether [`Bf16Plan::multicast`] can run this plan on an m×n product: the 64×128 or
+    /// 128×192 tile (the pair kernels), an even number of tile rows and at most
     /// [`plan::MAX_MULTICAST_SPLITS`] splits, in one cluster.
     pub fn multicast_fits(&self, m: usize, n: usize) -> bool {
-        let Some(tile) = self.kernel.wgmma_tile() else { return false };
+        let Some(tile) = self.kernel.wgmma_tile().filter(|_| matches!(self.kernel, Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma128x192)) else { return false };
         let (tm, _) = self.kernel.tile_space(m, n);
         let clustered = self.splits == 1 || plan::TileModel::of_bf16(self.kernel).is_some_and(|md| md.clusters(self.splits));
         tm.div_ceil(tile.bm()).is_multiple_of(2) && self.splits <= plan::MAX_MULTICAST_SPLITS && clustered
@@ -1824,11 +1824,16 @@ pub(crate) fn bf16_plan(
             // element at a time (their 8-byte copies need rows of a multiple of 4 elements).
             let strides = [(params.a_row_stride, params.a_col_stride), (params.b_row_stride, params.b_col_stride)];
             let element_loads = strides.iter().any(|&(r, c)| r.max(c) % 4 != 0);
-            let (kernel, splits, multicast) =
-                plan::choose_bf16_multicast(wgmma, (ta == Transpose::Yes, tb == Transpose::No), (pad, element_loads), m, n, k, sms);
             // The stored row strides in bytes, and whether the copy engine reads them.
             let operands = strides.map(|(r, c)| 2 * r.max(c) as usize).map(|bytes| (bytes, bytes.is_multiple_of(16)));
-            Bf16Plan { align_rows: kernel.is_wgmma() && plan::align_rows_pays(m, n, k, operands), multicast, ..Bf16Plan::new(kernel, splits) }
+            let aligned = plan::align_rows_pays(m, n, k, operands);
+            // op(B)'s rows as the copy engine reads them (copies get 256-byte rows).
+            let (b_bytes, b_read) = operands[1];
+            let b_copied = !b_read || (aligned && plan::rows_off_sectors(b_bytes));
+            let b_off_lines = !b_copied && !b_bytes.is_multiple_of(128);
+            let (ta_mn, tb_mn) = (ta == Transpose::Yes, tb == Transpose::No);
+            let (kernel, splits, multicast) = plan::choose_bf16_multicast(wgmma, (ta_mn, tb_mn), b_off_lines, (pad, element_loads), m, n, k, sms);
+            Bf16Plan { align_rows: kernel.is_wgmma() && aligned, multicast, ..Bf16Plan::new(kernel, splits) }
         }
         Bf16Kernel::RowDot => Bf16Plan::new(kernel, plan::rowdot(m, k, sms).splits),
         Bf16Kernel::ColDot => Bf16Plan::new(kernel, plan::coldot(m, n, k, sms).splits),
@@ -1955,6 +1960,24 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     }
 }
 
+/// The BF16 `wgmma` kernel of a layout and tile in multicast pairs ([`Bf16Plan::multicast`]):
+/// the 64×128 and 128×192 tiles have one.
+fn wgmma_bf16_pairs(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Option<WgmmaKernel> {
+    use kernels::matmul as km;
+    let k = |info, launch: WgmmaGemm| Some(WgmmaKernel { info, launch });
+    match (ta, tb) {
+        _ if tile != km::WG_NARROW && tile != km::WG_WIDE_192 => None,
+        (Transpose::No, Transpose::Yes) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_KK_64X128_PAIRS, km::gemm_wgmma_bf16_kk_64x128_pairs),
+        (Transpose::No, Transpose::No) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_KN_64X128_PAIRS, km::gemm_wgmma_bf16_kn_64x128_pairs),
+        (Transpose::Yes, Transpose::Yes) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_MK_64X128_PAIRS, km::gemm_wgmma_bf16_mk_64x128_pairs),
+        (Transpose::Yes, Transpose::No) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_MN_64X128_PAIRS, km::gemm_wgmma_bf16_mn_64x128_pairs),
+        (Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_128X192_PAIRS, km::gemm_wgmma_bf16_kk_128x192_pairs),
+        (Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_128X192_PAIRS, km::gemm_wgmma_bf16_kn_128x192_pairs),
+        (Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_128X192_PAIRS, km::gemm_wgmma_bf16_mk_128x192_pairs),
+        (Transpose::Yes, Transpose::No) => k(&km::GEMM_WGMMA_BF16_MN_128X192_PAIRS, km::gemm_wgmma_bf16_mn_128x192_pairs),
+    }
+}
+
 /// The swapped BF16 `wgmma` kernel of a layout and tile ([`Bf16Kernel::WgmmaSwapped`],
 /// [`Bf16Kernel::Wgmma64x32Swapped`]).
 fn wgmma_bf16_swapped(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
@@ -2002,7 +2025,7 @@ fn run_bf16_plan(
     }
     if plan.multicast && !plan.multicast_fits(m, n) {
         return invalid(format!(
-            "multicast pairs need a wgmma tile, an even number of tile rows and at most {} splits in one cluster: {:?} in {} splits for {m}×{n}",
+            "multicast pairs need the 64×128 or 128×192 tile, an even number of tile rows and at most {} splits in one cluster: {:?} in {} splits for {m}×{n}",
             plan::MAX_MULTICAST_SPLITS,
             plan.kernel,
             plan.splits
@@ -2066,7 +2089,8 @@ fn run_bf16_plan(
                 let wg = WgmmaOperands { a: tb_m, a_mn: b_mn, b: ta_m, b_mn: a_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: true };
                 (wgmma_bf16_swapped(ta, tb, tile), wg)
             } else {
-                (wgmma_bf16(ta, tb, tile), WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false })
+                let kernel = if plan.multicast { wgmma_bf16_pairs(ta, tb, tile).expect("checked by multicast_fits") } else { wgmma_bf16(ta, tb, tile) };
+                (kernel, WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false })
             };
             return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
         }

@@ -960,12 +960,23 @@ pub fn choose_bf16(
 }
 
 /// [`choose_bf16`], then the same product in TMA multicast pairs
-/// (`crate::ops::matmul::Bf16Plan::multicast`) where the model prices a pair cheaper: the tiles
-/// of [`MULTICAST_EFF`] at that rate, in splits of at least [`MULTICAST_MIN_K`] of k, on an even
+/// (`crate::ops::matmul::Bf16Plan::multicast`) where op(B)'s rows as the copy engine reads them
+/// are off the 128-byte lines (`b_off_lines`) and the model prices a pair cheaper: the tiles of
+/// [`MULTICAST_EFF`] at that rate, in splits of at least [`MULTICAST_MIN_K`] of k, on an even
 /// number of tile rows. Returns the kernel, its splits and whether it runs in pairs.
+///
+/// Why the rows: a box row off the lines costs the copy engine several L2 requests (session
+/// 28: 12.7 M requests at 3000³ against 3.6 M at 3008³), and a pair makes half of op(B)'s. On
+/// the H100 every pair timed on such rows ran faster than single blocks (nn 2048×784×1024 16.2
+/// → 13.7 µs, nn 512×784×4096 17.0 → 14.3, 3000³ 122–125 → 106–107 in all four layouts), and on
+/// rows on the lines all but two ran slower (nn 2048×1024×1024 10.5 → 13.2, 1024³ 7.0–7.4 →
+/// 7.8–7.9, 1536³ 16.8 → 17.9; docs/runs/2026-11-28-s29/j3), where the H200 had run most of
+/// them faster (`j2`).
+#[allow(clippy::too_many_arguments)]
 pub fn choose_bf16_multicast(
     wgmma: bool,
     layout: (bool, bool),
+    b_off_lines: bool,
     staging: (usize, bool),
     m: usize,
     n: usize,
@@ -974,7 +985,7 @@ pub fn choose_bf16_multicast(
 ) -> (Bf16Kernel, u32, bool) {
     let (kernel, splits, cost) = choose_bf16_priced(wgmma, layout, staging, m, n, k, sms);
     // (A streamed product or no model's pick has no finite cost to beat.)
-    if !wgmma || !kernel.is_wgmma() || !cost.is_finite() {
+    if !wgmma || !b_off_lines || !kernel.is_wgmma() || !cost.is_finite() {
         return (kernel, splits, false);
     }
     let extra = padding_cost_bf16(staging.0, staging.1, sms.count);
@@ -984,9 +995,6 @@ pub fn choose_bf16_multicast(
         // ([`MULTICAST_192_MAX_ROUNDS`]).
         let admitted = |md: &TileModel| tile != Bf16Kernel::Wgmma128x192 || md.tiles(m, n) <= MULTICAST_192_MAX_ROUNDS * sms.count;
         let Some(model) = TileModel::of_bf16(tile).filter(|md| m.div_ceil(md.bm).is_multiple_of(2) && admitted(md)) else { continue };
-        if tile == Bf16Kernel::Wgmma128x208 && !wide_208_saves_columns(n) {
-            continue;
-        }
         let model = TileModel { eff: model.eff * gain, ..model };
         for s in 1..=MAX_MULTICAST_SPLITS {
             let long = k / s as usize >= MULTICAST_MIN_K;
@@ -1020,16 +1028,17 @@ pub const MAX_MULTICAST_SPLITS: u32 = 4;
 /// to pairs.
 pub const MULTICAST_MIN_K: usize = 1024;
 
-/// The `wgmma` tiles `Auto` runs in multicast pairs, and their rate in pairs relative to
-/// single blocks (the model's eff scaled by it), fitted to every plan timed both ways on 22
-/// products (H200, docs/runs/2026-11-28-s29/j2). The 64×128 tile reads 24 KiB of L2 per k-step
-/// for 1 MFLOP and gains most: 2048×784×1024 14.8 → 11.8 µs, tn 1024×784×2048 14.5 → 12.0,
-/// nn 512×784×4096 in 2 splits 15.6 → 12.9, 1024³ 8.4 → 7.3 (median 0.86 of the single
-/// blocks' time at k ≥ 1024). The 128-row tiles gain where the operands sit in L2 with rows off
-/// the 128-byte lines (3000³ on 128×192 115 → 97 µs, 0.78–0.86) and 0.91–1.0 elsewhere. The
-/// 128×256 tile (either orientation) and the 64×64 one gained nothing (0.98–1.16), so they
-/// always run alone.
-pub const MULTICAST_EFF: [(Bf16Kernel, f64); 3] = [(Bf16Kernel::Wgmma64x128, 1.15), (Bf16Kernel::Wgmma128x192, 1.06), (Bf16Kernel::Wgmma128x208, 1.06)];
+/// The `wgmma` tiles that run in multicast pairs (they have pair kernels), and their rate in
+/// pairs relative to single blocks (the model's eff scaled by it), fitted to every plan timed
+/// both ways on 22 products (H200, docs/runs/2026-11-28-s29/j2). The 64×128 tile reads 24 KiB
+/// of L2 per k-step for 1 MFLOP and gains most: 2048×784×1024 14.8 → 11.8 µs, tn 1024×784×2048
+/// 14.5 → 12.0, nn 512×784×4096 in 2 splits 15.6 → 12.9 (median 0.86 of the single blocks'
+/// time at k ≥ 1024). The 128×192 tile gained where the operands sit in L2 with rows off the
+/// 128-byte lines (3000³ 115 → 97 µs, 0.78–0.86) and 0.91–1.0 elsewhere. The 128×256 tile
+/// (either orientation) and the 64×64 one gained nothing (0.98–1.16); the 128×208 tile gained on
+/// the H200 (0.87–0.94) but lost on the H100 (nn 2048×784×4096 in 2 splits 33.0 → 50.2 µs,
+/// 4096×784×1024 17.5 → 19.3; `j3`), so those run alone.
+pub const MULTICAST_EFF: [(Bf16Kernel, f64); 2] = [(Bf16Kernel::Wgmma64x128, 1.15), (Bf16Kernel::Wgmma128x192, 1.06)];
 
 /// [`choose_bf16`] with the pick's modelled cost.
 fn choose_bf16_priced(
@@ -1281,7 +1290,11 @@ mod tests {
     #[test]
     fn multicast_pairs_where_k_is_long_and_the_tile_reads_much_per_flop() {
         let h = Multiprocessors::H100;
-        let pick = |(ta, tb): (bool, bool), m, n, k| choose_bf16_multicast(true, (ta, !tb), (0, false), m, n, k, h);
+        // Packed operands: op(B)'s rows are n (tb = false) or k (tb = true) bf16 long.
+        let pick = |(ta, tb): (bool, bool), m, n, k: usize| {
+            let off = (2 * if tb { k } else { n }) % 128 != 0;
+            choose_bf16_multicast(true, (ta, !tb), off, (0, false), m, n, k, h)
+        };
         // The MLP's 784-wide products on the 64×128 tile, 3000³ on the 128×192 one.
         assert_eq!(pick((false, false), 2048, 784, 1024), (Bf16Kernel::Wgmma64x128, 1, true));
         assert_eq!(pick((false, false), 512, 784, 4096), (Bf16Kernel::Wgmma64x128, 2, true));
@@ -1293,6 +1306,9 @@ mod tests {
         assert!(!pick((true, false), 4096, 1024, 256).2);
         assert!(!pick((false, false), 4096, 4096, 4096).2);
         assert!(!pick((false, true), 8192, 8192, 8192).2);
+        // op(B)'s rows on the 128-byte lines (2048 bytes): alone.
+        assert!(!pick((false, false), 2048, 1024, 1024).2);
+        assert!(!pick((false, false), 1024, 1024, 1024).2);
         // 1088 rows: 17 tiles of 64, 9 of 128.
         assert!(!pick((false, false), 1088, 784, 4096).2);
     }
