@@ -310,7 +310,9 @@ mod device {
     /// pairs' barriers and branches stay out of the single-block kernels (compiled into them
     /// behind a runtime flag, they made the single-block plans 3.6 % slower over the BF16 sweep,
     /// up to 1.15× on the latency-bound ones: nt 64×1024×784 5.2 → 5.9 µs, 768³ 5.5 → 6.4; H100,
-    /// docs/runs/2026-11-28-s29/j3).
+    /// docs/runs/2026-11-28-s29/j3). Launch: a 1-D grid of ⌈m/bm⌉·⌈n/bn⌉ blocks (⌈m/bm⌉ even)
+    /// by the splits along z, in clusters of 2 along x by `p.cluster` (or 1) along z, with
+    /// `p.multicast` set and, for a K-major op(B), `edge_b` boxes of bn/2 rows.
     pub struct Bf16Pairs;
     impl WgKind for Bf16Pairs {
         const BK: usize = WG_BK_BF16;
