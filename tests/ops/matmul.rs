@@ -454,12 +454,7 @@ pub fn register(s: &mut Suite) {
                 for splits in [1, 2, 3, 5] {
                     s.gpu(format!("gemm_bf16::{kernel:?}::split{splits}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                         if TileModel::of_bf16(kernel).is_some_and(|t| !t.accepts(m, n, k, splits)) {
-                            let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
-                            let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
-                            let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
-                            let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-                            let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, Bf16Plan::new(kernel, splits));
-                            return expect_err("splits shorter than 4 slices", got, |e| matches!(e, Error::InvalidArgument { .. }));
+                            return expect_refused_bf16_plan(g, Bf16Plan::new(kernel, splits), (m, k, n), (ta, tb), "splits shorter than 4 slices");
                         }
                         check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                         check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)
@@ -574,12 +569,7 @@ pub fn register(s: &mut Suite) {
                 for &(m, k, n, splits, align_rows) in &cases {
                     let plan = Bf16Plan { align_rows, multicast: true, ..Bf16Plan::new(kernel, splits) };
                     if !plan.multicast_fits(m, n) {
-                        let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
-                        let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
-                        let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
-                        let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
-                        let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, plan);
-                        expect_err(&format!("multicast {kernel:?} in {splits} splits for {m}×{n}"), got, |e| matches!(e, Error::InvalidArgument { .. }))?;
+                        expect_refused_bf16_plan(g, plan, (m, k, n), (ta, tb), &format!("multicast {kernel:?} in {splits} splits for {m}×{n}"))?;
                         continue;
                     }
                     check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
@@ -795,6 +785,17 @@ pub fn check_bf16_plan(
         }
     }
     Ok(())
+}
+
+/// `plan` on zeroed m×k×n bf16 operands of layout (ta, tb): an `InvalidArgument` error (`what`
+/// names the case).
+fn expect_refused_bf16_plan(g: &host::Gpu, plan: Bf16Plan, (m, k, n): (usize, usize, usize), (ta, tb): (bool, bool), what: &str) -> Result<(), String> {
+    let a = gpu(DeviceMatrixBf16::from_f32(g, if ta { k } else { m }, if ta { m } else { k }, &vec![0.0; m * k]))?;
+    let b = gpu(DeviceMatrixBf16::from_f32(g, if tb { n } else { k }, if tb { k } else { n }, &vec![0.0; k * n]))?;
+    let mut c = gpu(DeviceMatrix::zeros(g, m, n))?;
+    let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+    let got = gemm_bf16_with_plan(g, &a, t(ta), &b, t(tb), Epilogue::default(), &mut c, plan);
+    expect_err(what, got, |e| matches!(e, Error::InvalidArgument { .. }))
 }
 
 /// A forced TF32 `wgmma` kernel on a GPU without sm_90a PTX: a `MissingKernel` error.
