@@ -14,7 +14,7 @@ use host::nn::data::{self, Dataset};
 use host::nn::gpu::{DeviceDataset, Trainer};
 use host::nn::train::{self, TrainConfig};
 use host::nn::{Activation, AdamParams, Architecture, Optimizer, Params, Precision, SgdParams, io};
-use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
+use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16, gemm_bf16_with_plan};
 use host::ops::optim;
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 use integration_tests::{Suite, assert_close, expect_err, gpu, uniform};
@@ -88,7 +88,7 @@ fn grad_check(g: &Gpu, rng: &mut StdRng, precision: Precision, (sizes, rows): ([
 
 /// The bf16 copy a GEMM epilogue writes is exactly the rounding of the f32 C it stores, for
 /// every kernel family the shapes reach (few-row, shared-memory, tensor-core tiles, split-K),
-/// f32 inputs (CUDA cores, TF32) and bf16 inputs.
+/// f32 inputs (CUDA cores, TF32) and bf16 inputs, and the BF16 multicast pair kernels.
 fn epilogue_copy(g: &Gpu, rng: &mut StdRng) -> Result<(), String> {
     // (2000, 2100, 12): `Auto` runs `Pipelined` (k ≤ 16, more of its tiles than multiprocessors).
     for (m, n, k) in [(1usize, 37usize, 29usize), (3, 130, 515), (61, 45, 33), (257, 130, 515), (1000, 1030, 784), (64, 96, 4100), (2000, 2100, 12)] {
@@ -114,12 +114,31 @@ fn epilogue_copy(g: &Gpu, rng: &mut StdRng) -> Result<(), String> {
                     matches!(e, Error::InvalidArgument { .. })
                 })?;
             }
-            let c = gpu(c.to_host(g))?;
-            let got = gpu(copy.to_f32(g))?;
-            if let Some(i) = c.iter().zip(&got).position(|(&cv, &h)| cv.is_nan() || h.to_bits() != bf16_to_f32(f32_to_bf16(cv)).to_bits()) {
-                return Err(format!("{run} {m}×{n}×{k}: C[{i}] = {}, bf16 copy {} (want {})", c[i], got[i], bf16_to_f32(f32_to_bf16(c[i]))));
+            copy_matches(g, &c, &copy, &format!("{run} {m}×{n}×{k}"))?;
+            if run == "bf16" && m == 1000 {
+                // The multicast pair kernels (one split and two, in a cluster), forced.
+                for plan in [
+                    Bf16Plan { multicast: true, ..Bf16Plan::new(Bf16Kernel::Wgmma128x192, 1) },
+                    Bf16Plan { multicast: true, ..Bf16Plan::new(Bf16Kernel::Wgmma64x128, 2) },
+                ] {
+                    let mut c = gpu(DeviceMatrix::filled(g, m, n, f32::NAN))?;
+                    gpu(copy.fill_bits(g, BF16_NAN))?;
+                    let epi = Epilogue::bias_act(&bias, Activation::Relu).with_bf16_copy(&copy);
+                    gpu(gemm_bf16_with_plan(g, &ha, Transpose::No, &hb, Transpose::Yes, epi, &mut c, plan))?;
+                    copy_matches(g, &c, &copy, &format!("{} {m}×{n}×{k}", plan.label()))?;
+                }
             }
         }
+    }
+    Ok(())
+}
+
+/// Every value of C is a number and `copy` holds its exact bf16 rounding.
+fn copy_matches(g: &Gpu, c: &DeviceMatrix, copy: &DeviceMatrixBf16, what: &str) -> Result<(), String> {
+    let c = gpu(c.to_host(g))?;
+    let got = gpu(copy.to_f32(g))?;
+    if let Some(i) = c.iter().zip(&got).position(|(&cv, &h)| cv.is_nan() || h.to_bits() != bf16_to_f32(f32_to_bf16(cv)).to_bits()) {
+        return Err(format!("{what}: C[{i}] = {}, bf16 copy {} (want {})", c[i], got[i], bf16_to_f32(f32_to_bf16(c[i]))));
     }
     Ok(())
 }
