@@ -159,14 +159,13 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
     }
     // The `wgmma` plans again in multicast pairs, where the tile rows pair up.
     if precision == "bf16" {
-        let (sm, sn) = (m, n);
         let pairs: Vec<Plan> = out
             .iter()
             .filter_map(|p| match p {
-                Plan::Bf16(b) if b.kernel.is_wgmma() && !b.align_rows => Some(Bf16Plan { multicast: true, ..*b }),
+                Plan::Bf16(b) if !b.align_rows => Some(Bf16Plan { multicast: true, ..*b }),
                 _ => None,
             })
-            .filter(|b| b.multicast_fits(sm, sn))
+            .filter(|b| b.multicast_fits(m, n))
             .map(Plan::Bf16)
             .collect();
         out.extend(pairs);

@@ -497,16 +497,7 @@ pub fn register(s: &mut Suite) {
     // in a cluster (8 rows for 8 splits: one row each), 16, 24 and 64 as clusters of 8 whose
     // sums meet in the workspace (several tiles, edge tiles, a ragged last slice). The swapped
     // kernels' tiles and splits are over n×m.
-    for kernel in [
-        Bf16Kernel::Wgmma,
-        Bf16Kernel::Wgmma128x208,
-        Bf16Kernel::Wgmma128x192,
-        Bf16Kernel::Wgmma64x128,
-        Bf16Kernel::Wgmma64x64,
-        Bf16Kernel::WgmmaSwapped,
-        Bf16Kernel::Wgmma64x32,
-        Bf16Kernel::Wgmma64x32Swapped,
-    ] {
+    for kernel in BF16_WGMMA {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::split::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 for &(m, k, n, splits) in &[
@@ -546,16 +537,7 @@ pub fn register(s: &mut Suite) {
     // 72, 200), 1–4 splits in one cluster of 2 × splits, copied rows. The 64×128 and 128×192
     // tiles have pair kernels; the others, odd tile-row counts and 5 splits are refused
     // (`Bf16Plan::multicast_fits`).
-    for kernel in [
-        Bf16Kernel::Wgmma,
-        Bf16Kernel::Wgmma128x208,
-        Bf16Kernel::Wgmma128x192,
-        Bf16Kernel::Wgmma64x128,
-        Bf16Kernel::Wgmma64x64,
-        Bf16Kernel::WgmmaSwapped,
-        Bf16Kernel::Wgmma64x32,
-        Bf16Kernel::Wgmma64x32Swapped,
-    ] {
+    for kernel in BF16_WGMMA {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::multicast::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
                 let cases = [
@@ -786,6 +768,18 @@ pub fn check_bf16_plan(
     }
     Ok(())
 }
+
+/// Every BF16 `wgmma` kernel (the split and multicast tests run each).
+const BF16_WGMMA: [Bf16Kernel; 8] = [
+    Bf16Kernel::Wgmma,
+    Bf16Kernel::Wgmma128x208,
+    Bf16Kernel::Wgmma128x192,
+    Bf16Kernel::Wgmma64x128,
+    Bf16Kernel::Wgmma64x64,
+    Bf16Kernel::WgmmaSwapped,
+    Bf16Kernel::Wgmma64x32,
+    Bf16Kernel::Wgmma64x32Swapped,
+];
 
 /// `plan` on zeroed m×k×n bf16 operands of layout (ta, tb): an `InvalidArgument` error (`what`
 /// names the case).

@@ -1741,7 +1741,9 @@ impl Bf16Plan {
     /// 128×192 tile (the pair kernels), an even number of tile rows and at most
     /// [`plan::MAX_MULTICAST_SPLITS`] splits, in one cluster.
     pub fn multicast_fits(&self, m: usize, n: usize) -> bool {
-        let Some(tile) = self.kernel.wgmma_tile().filter(|_| matches!(self.kernel, Bf16Kernel::Wgmma64x128 | Bf16Kernel::Wgmma128x192)) else { return false };
+        // The layout does not decide which tiles have pair kernels.
+        let paired = |&tile: &kernels::matmul::WgTile| !self.kernel.swaps() && wgmma_bf16_pairs(Transpose::No, Transpose::No, tile).is_some();
+        let Some(tile) = self.kernel.wgmma_tile().filter(paired) else { return false };
         let (tm, _) = self.kernel.tile_space(m, n);
         let clustered = self.splits == 1 || plan::TileModel::of_bf16(self.kernel).is_some_and(|md| md.clusters(self.splits));
         tm.div_ceil(tile.bm()).is_multiple_of(2) && self.splits <= plan::MAX_MULTICAST_SPLITS && clustered

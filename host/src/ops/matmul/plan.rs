@@ -71,7 +71,7 @@
 //! cases, from 5.5 % with the constants before. What they encode is general (waves,
 //! occupancy, fixed and split costs), so shapes outside the sweep follow the same reasoning.
 
-use super::{Bf16Kernel, GemmKernel};
+use super::{Bf16Kernel, Bf16Plan, GemmKernel};
 use crate::context::{SPLIT_COUNTERS, SPLIT_WORKSPACE};
 
 /// How [`super::gemm_with_plan`] runs one product.
@@ -994,11 +994,12 @@ pub fn choose_bf16_multicast(
         // The 128×192 tile up to one round more than `choose_bf16` admits it alone
         // ([`MULTICAST_192_MAX_ROUNDS`]).
         let admitted = |md: &TileModel| tile != Bf16Kernel::Wgmma128x192 || md.tiles(m, n) <= MULTICAST_192_MAX_ROUNDS * sms.count;
-        let Some(model) = TileModel::of_bf16(tile).filter(|md| m.div_ceil(md.bm).is_multiple_of(2) && admitted(md)) else { continue };
+        let Some(model) = TileModel::of_bf16(tile).filter(admitted) else { continue };
         let model = TileModel { eff: model.eff * gain, ..model };
         for s in 1..=MAX_MULTICAST_SPLITS {
             let long = k / s as usize >= MULTICAST_MIN_K;
-            if let Some(c) = model.cost(m, n, k, s, sms).filter(|_| long && (s == 1 || model.clusters(s)))
+            let fits = Bf16Plan { multicast: true, ..Bf16Plan::new(tile, s) }.multicast_fits(m, n);
+            if let Some(c) = model.cost(m, n, k, s, sms).filter(|_| long && fits)
                 && c + extra < best.3
             {
                 best = (tile, s, true, c + extra);
