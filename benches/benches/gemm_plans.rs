@@ -9,13 +9,15 @@
 //!
 //! ```text
 //! gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...]
-//!            [--plans NAME,...] [--profile N]
+//!            [--plans NAME,...] [--profile N] [--slim-max N]
 //! ```
 //! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note. `--plans` keeps the
 //! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, `Wgmma+aligned`: BF16 operands off
 //! the 32-byte sectors copied into aligned rows first, `Wgmma64x128+mc`: tiles in multicast
 //! pairs, …). `--profile N` runs each plan N times after its check instead of timing it: a
-//! short, fixed list of launches for a profiler (Nsight Compute) to attribute.
+//! short, fixed list of launches for a profiler (Nsight Compute) to attribute. `--slim-max N`
+//! times the 64×32 tiles where their 32-wide side covers up to N rows or columns (default
+//! `SLIM_MAX_COLUMNS`, where `Auto` weighs them).
 
 use std::process::ExitCode;
 
@@ -69,7 +71,7 @@ enum Plan {
     Auto,
 }
 
-fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: usize) -> Vec<Plan> {
+fn candidates(precision: &str, (ta, tb): (bool, bool), (m, n, k): (usize, usize, usize), slim_max: usize) -> Vec<Plan> {
     let mut out = vec![Plan::Auto];
     // Every split count `model` allows for an m×n product over `kk` (k, or the FP32-on-TF32
     // kernels' three segments).
@@ -132,7 +134,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), m: usize, n: usize, k: us
             // `SLIM_MAX_COLUMNS`): split counts over each one's own tile space.
             for kernel in [Bf16Kernel::WgmmaSwapped, Bf16Kernel::Wgmma64x32, Bf16Kernel::Wgmma64x32Swapped] {
                 let (sm, sn) = kernel.tile_space(m, n);
-                if kernel != Bf16Kernel::WgmmaSwapped && sn > host::ops::matmul::plan::SLIM_MAX_COLUMNS {
+                if kernel != Bf16Kernel::WgmmaSwapped && sn > slim_max {
                     continue;
                 }
                 let model = TileModel::of_bf16(kernel);
@@ -216,7 +218,7 @@ fn main() -> ExitCode {
     let mut precisions = parse_list("f32,tf32,bf16");
     let mut layouts = parse_list("nn,nt,tn");
     let mut shapes: Vec<(usize, usize, usize)> = SHAPES.to_vec();
-    let mut opts = Options::default();
+    let mut opts = Options { slim_max: host::ops::matmul::plan::SLIM_MAX_COLUMNS, ..Options::default() };
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     for pair in args.chunks(2) {
         let (flag, value) = (pair[0].as_str(), pair.get(1).map(String::as_str).unwrap_or(""));
@@ -227,6 +229,13 @@ fn main() -> ExitCode {
                 Ok(n) => opts.profile = Some(n),
                 Err(_) => {
                     eprintln!("--profile wants a count; got {value:?}");
+                    return ExitCode::FAILURE;
+                }
+            },
+            "--slim-max" => match value.parse() {
+                Ok(n) => opts.slim_max = n,
+                Err(_) => {
+                    eprintln!("--slim-max wants a count; got {value:?}");
                     return ExitCode::FAILURE;
                 }
             },
@@ -246,7 +255,9 @@ fn main() -> ExitCode {
                 shapes = p;
             }
             _ => {
-                eprintln!("usage: gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...] [--plans NAME,...] [--profile N]");
+                eprintln!(
+                    "usage: gemm_plans [--precisions f32,tf32,bf16] [--layouts nn,nt,tn,tt] [--shapes MxNxK,...] [--plans NAME,...] [--profile N] [--slim-max N]"
+                );
                 return ExitCode::FAILURE;
             }
         }
@@ -269,6 +280,8 @@ fn main() -> ExitCode {
 struct Options {
     plans: Option<Vec<String>>,
     profile: Option<usize>,
+    /// Widest 32-wide side (n, or m swapped) at which the 64×32 tiles are timed.
+    slim_max: usize,
 }
 
 impl Options {
@@ -298,7 +311,8 @@ fn run(precisions: &[String], layouts: &[String], shapes: &[(usize, usize, usize
             let mut c = DeviceMatrix::zeros(&gpu, m, n)?;
             for precision in precisions {
                 let mut reference: Option<Vec<f32>> = None;
-                for plan in candidates(precision, (ta == Transpose::Yes, tb == Transpose::Yes), m, n, k).into_iter().filter(|&p| opts.keeps(p)) {
+                for plan in candidates(precision, (ta == Transpose::Yes, tb == Transpose::Yes), (m, n, k), opts.slim_max).into_iter().filter(|&p| opts.keeps(p))
+                {
                     let op = |c: &mut DeviceMatrix| -> Result<()> {
                         let e = Epilogue::default();
                         match (plan, precision.as_str()) {

@@ -426,6 +426,19 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // What `Auto` runs on few tiles with a short k: BF16 the 64×32 tile unsplit in either
+    // orientation (130×1000: over n×m; 1000×100: over m×n, whose rows nn pads first), TF32
+    // FP32's plan past one block of 32×32 tiles per multiprocessor (3001×45×20), every layout.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for (m, k, n) in [(130, 700, 1000), (1000, 512, 100), (3001, 20, 45)] {
+            s.gpu(format!("gemm::Tf32Auto::few_tiles::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm(g, rng, GemmKernel::Tf32Auto, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, GemmTol::of(GemmKernel::Tf32Auto))
+            });
+            s.gpu(format!("gemm_bf16::Auto::few_tiles::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::Auto, None, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)
+            });
+        }
+    }
     // The short-k kernels (k ≤ 32), f32 and bf16, every layout: k from 1 to 32, odd m and n (a
     // partial block and quad), one block and many, C rows of a multiple of 4 floats (16-byte
     // quads) and not, grids of 16-row blocks (64-row blocks would leave multiprocessors idle:

@@ -346,8 +346,10 @@ impl GemmKernel {
             // 5.0 µs against 10.3 on the shared-memory tiles, tt 510×687×59 6.2 against 9.6;
             // H100, docs/runs/2026-11-25-h100-s21/d3).
             GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
+            // Short k and few tiles: FP32's plan, the shared-memory tiles up to one block per
+            // multiprocessor and its 4×4 tiles past it (AUTO_SMEM_MAX_BLOCKS_PER_SM_TC).
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
-                fixed(GemmKernel::SmemTiled)
+                GemmKernel::Auto.plan_for(p, sms, wgmma)
             }
             GemmKernel::Auto if rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM, sms.count) => plan::rowdot(m, k, sms),
             GemmKernel::Tf32Auto if !tiles_first && rowdot_fits(p, ROWDOT_MAX_ROWS_PER_SM_TF32, sms.count) => plan::rowdot(m, k, sms),
@@ -736,12 +738,17 @@ pub const AUTO_SMEM_MAX_K_SCALAR: usize = 128;
 /// multiprocessor the shared-memory tiles start sooner (64×1024×10: 2.6 µs against 3.0; s12/e6).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 1;
 
-/// [`AUTO_SMEM_MAX_BLOCKS_PER_SM`] for `Tf32Auto` and BF16 `Auto`, which have no 4×4 tiles:
-/// two waves. At one, the six sweep products between one and two waves lost to their
-/// tensor-core tiles (TF32 797×346×9: 0.89 of cuBLAS with the shared-memory tiles, 0.42
-/// without; BF16 6308×37×20: 0.61 against 0.31; H100, docs/runs/2026-11-23-h100-s6/final).
-/// TF32 products that stage an operand first run FP32's plan before this rule is asked
-/// (`TF32_STAGED_MIN_FLOPS`).
+/// Most 32×32 tiles per multiprocessor up to which `Tf32Auto` runs FP32's plan on a short k
+/// ([`AUTO_SMEM_MAX_K_TF32`]) rather than its tensor-core tiles: two waves. At one, the six sweep
+/// products between one and two waves lost to their tensor-core tiles (TF32 797×346×9: 0.89 of
+/// cuBLAS with the shared-memory tiles, 0.42 without; H100, docs/runs/2026-11-23-h100-s6/final).
+/// FP32's plan runs the shared-memory tiles up to one block per multiprocessor
+/// ([`AUTO_SMEM_MAX_BLOCKS_PER_SM`]) and its 4×4 tiles past it, where they beat the
+/// shared-memory tiles on 56 of 60 products (s12/e14) and TF32 tt 6308×37×20 (396 tiles, three
+/// per multiprocessor) ran 4.6 µs on FP32's 32×64 tiles against 5.5 on the shared-memory tiles
+/// (H100, docs/runs/2026-11-28-s29/j4 `f32` and `tf32` rows; 4.4–4.7 on FP32's 64×64 4×4 and
+/// 32-wide tiles, docs/runs/2026-11-28-s30/k1). TF32 products that stage an operand first run FP32's plan
+/// before this rule is asked (`TF32_STAGED_MIN_FLOPS`).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
 
 /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`] for BF16 `Auto`: one wave of two blocks. At four, every
@@ -751,7 +758,8 @@ pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
 /// 4.1 against 6.0; H100, docs/runs/2026-11-25-h100-s21/d3).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16: usize = 2;
 
-/// Longest k for which `Tf32Auto` runs the shared-memory tiles ([`AUTO_SMEM_MAX_K`] for FP32):
+/// Longest k for which `Tf32Auto` runs FP32's plan on few tiles ([`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`]; it ran
+/// the shared-memory tiles there, [`AUTO_SMEM_MAX_K`] for FP32):
 /// at k = 128 the 64×64 `wgmma` tile the cost model picks started sooner (128³: 5.6, 3.3, 7.5
 /// and 5.6 µs in the four layouts against 7.6 on the tiles; H100,
 /// docs/runs/2026-11-24-h100-s10/e5).
@@ -2301,6 +2309,12 @@ mod tests {
         assert_eq!(auto(128, 1056, 64, true, true), GemmKernel::SmemTiled);
         assert_ne!(auto(256, 1024, 10, false, false), GemmKernel::SmemTiled);
         assert_ne!(auto(256, 1024, 128, false, true), GemmKernel::SmemTiled);
+        // TF32 runs FP32's plan there: the same tiles, one block per multiprocessor or fewer.
+        let tf32 = |m, n, k, ta, tb| GemmKernel::Tf32Auto.plan_for(&params(m, n, k, ta, tb), plan::Multiprocessors::H100, true);
+        let f32 = |m, n, k, ta, tb| GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), plan::Multiprocessors::H100, true);
+        assert_eq!(tf32(128, 1056, 64, true, true).kernel, GemmKernel::SmemTiled);
+        assert_eq!(tf32(6308, 37, 20, true, true), f32(6308, 37, 20, true, true));
+        assert_ne!(tf32(6308, 37, 20, true, true).kernel, GemmKernel::SmemTiled);
     }
 
     #[test]

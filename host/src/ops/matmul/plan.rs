@@ -1090,7 +1090,39 @@ fn choose_bf16_priced(
             (kernel, splits, cost) = (slim, s_splits, s_cost + staging);
         }
     }
+    // Few tiles and a short k: the 64×32 tile, unsplit (no modelled cost: final, no pairs).
+    if kernel.is_wgmma()
+        && let Some(slim) = few_tiles_slim(m, n, k, sms)
+    {
+        return (slim, 1, f64::INFINITY);
+    }
     (kernel, splits, cost)
+}
+
+/// Longest k for which BF16 `Auto` runs a product of few tiles on the 64×32 tile
+/// ([`few_tiles_slim`]): up to 16 of its 64-deep k-steps.
+pub const SLIM_FEW_TILES_MAX_K: usize = 1024;
+
+/// The 64×32 tile for a product wider than [`SLIM_MAX_COLUMNS`] both ways whose k is at most
+/// [`SLIM_FEW_TILES_MAX_K`] and whose 64×32 tiles, in the orientation with fewer of them (on a
+/// tie, the 32-wide side along the shorter of m and n), are no more than the multiprocessors:
+/// one block each, unsplit. Such a product's time is its blocks' latency, not their rate, which
+/// the cost model (a tile's time by its area) does not price: on the H100 the 64×32 tile ran
+/// nn 128×1024×1024 in 5.15 µs where `Auto`'s 64×64 tile in 3 splits took 5.97 (cuBLAS 3.98,
+/// on 32×64 tiles, unsplit), 256×1024×1024 in 5.29 against 6.27, 64×1024×784 in 4.6 against
+/// 5.5, 1024×128×1024 5.08 against 5.99 and 384³ 2.93 against 3.41, alike in all four layouts;
+/// its splits cost more than they saved (128×1024×1024: 5.3–5.6 µs in 2–3 splits). Past one
+/// block per multiprocessor it lost (512×1024×784, 256 tiles: 5.8–6.8 µs against 5.7–5.9), and
+/// so it did at longer k, where the operands' traffic decides (64×4096×4096: 15.5 against 12.7;
+/// docs/runs/2026-11-28-s30/k1).
+pub fn few_tiles_slim(m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<Bf16Kernel> {
+    let model = TileModel::of_bf16(Bf16Kernel::Wgmma64x32)?;
+    if m.min(n) <= SLIM_MAX_COLUMNS || k > SLIM_FEW_TILES_MAX_K {
+        return None;
+    }
+    let (plain, swapped) = (model.tiles(m, n), model.tiles(n, m));
+    let slim = if swapped < plain || (swapped == plain && m <= n) { Bf16Kernel::Wgmma64x32Swapped } else { Bf16Kernel::Wgmma64x32 };
+    (plain.min(swapped) <= sms.count).then_some(slim)
 }
 
 /// Least m·n/(m + n) (half the side of a square) of a product whose BF16 operands `Auto` copies
@@ -1286,6 +1318,25 @@ mod tests {
         // A weight gradient with a tiny output and k = batch.
         let p = choose(&F32_TILES, 10, 1024, 4096, Multiprocessors::H100);
         assert!(p.splits > 1, "{p:?}");
+    }
+
+    #[test]
+    fn few_tiles_with_a_short_k_take_the_slim_tile_unsplit() {
+        let h = Multiprocessors::H100;
+        let kk = (false, false);
+        // 64 tiles of 64×32 either way: the 32-wide side along m, the shorter.
+        assert_eq!(choose_bf16(true, kk, (0, false), 128, 1024, 1024, h), (Bf16Kernel::Wgmma64x32Swapped, 1));
+        assert_eq!(choose_bf16(true, kk, (0, false), 1024, 128, 1024, h), (Bf16Kernel::Wgmma64x32, 1));
+        assert_eq!(few_tiles_slim(384, 384, 384, h), Some(Bf16Kernel::Wgmma64x32Swapped));
+        // 128 tiles still one per multiprocessor; 256 are not.
+        assert_eq!(few_tiles_slim(256, 1024, 784, h), Some(Bf16Kernel::Wgmma64x32Swapped));
+        assert_eq!(few_tiles_slim(512, 1024, 784, h), None);
+        // A long k, or a side the existing 64×32 rule covers.
+        assert_eq!(few_tiles_slim(128, 1024, 2048, h), None);
+        assert_eq!(few_tiles_slim(32, 1024, 1024, h), None);
+        // The orientation with fewer tiles: 96×3000 has 141 swapped, 188 plain.
+        assert_eq!(few_tiles_slim(96, 3000, 1000, h), None);
+        assert_eq!(few_tiles_slim(96, 2000, 1000, h), Some(Bf16Kernel::Wgmma64x32Swapped));
     }
 
     #[test]
