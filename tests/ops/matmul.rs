@@ -127,8 +127,9 @@ pub fn register(s: &mut Suite) {
     // operands are staged k-contiguous first (k = 33, 67, 1000: padded rows). Without sm_90a PTX
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
     // TF32 with op(A) from registers (the 64×128 and 128×192 tiles): an MN-major op(A) with a k-contiguous op(B) (tt), an
-    // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), both MN-major (tn,
-    // the smaller staged first), edge tiles, ragged k, every epilogue; forced and planned splits
+    // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), both MN-major (tn:
+    // the 64×128 tile on products up to 2³⁰ FLOPs transposes op(B) in shared memory, 256×784×1024;
+    // else the smaller staged first, 264×520×4096), edge tiles, ragged k, every epilogue; forced and planned splits
     // (a second run the same bits). Both k-contiguous (nt), or an MN-major row or a
     // k-contiguous one not 16-byte aligned, is an InvalidArgument; without sm_90a PTX a
     // MissingKernel.
@@ -143,7 +144,8 @@ pub fn register(s: &mut Suite) {
                 }
                 // op(A) MN-major: stored k×m (ta); its rows (m floats) 16-byte aligned. op(B)
                 // k-contiguous: stored n×k (tb) with k a multiple of 4; and the other way round.
-                // Both MN-major (tn): the one with fewer rows or columns is staged first.
+                // Both MN-major (tn): op(B) transposed in shared memory, or the one with fewer
+                // rows or columns staged first.
                 let fits = match (ta, tb) {
                     (true, true) => m % 4 == 0 && k % 4 == 0,
                     (false, false) => n % 4 == 0 && k % 4 == 0,

@@ -364,6 +364,29 @@ mod device {
         }
     }
 
+    /// [`Tf32RegA`] with op(B) MN-major too: op(A)'s tile lands as it is and the consumers read
+    /// it into registers, op(B)'s is transposed to K-major in shared memory by the producers
+    /// ([`produce_transposed`]). Both operands as they are stored, so no staging pass (the
+    /// other register-A kernels stage one of two MN-major operands first, a launch of its own).
+    pub struct Tf32RegAT;
+    impl WgKind for Tf32RegAT {
+        const BK: usize = WG_BK_TF32;
+        const KSTEP: usize = 8;
+        const BYTES: usize = 4;
+        const TRANSPOSES: bool = true;
+        const REGA: bool = true;
+        #[inline(always)]
+        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+            let _ = (d, da, db);
+            unreachable!("register A only")
+        }
+        #[inline(always)]
+        unsafe fn mma_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
+            // SAFETY: forwarded.
+            unsafe { wgmma_tf32_rega::<NACC>(d, a, db) }
+        }
+    }
+
     /// Byte offset of element (k, c) in a box of 32 f32 columns (of m or n) × 32 k as the copy
     /// engine lands it: k-rows of 128 bytes, 16-byte chunks swizzled by k%8.
     #[inline(always)]
@@ -506,7 +529,9 @@ mod device {
     /// and K-major operands straight in the stage; all 128 threads then transpose the scratch
     /// tiles into the stage's K-major swizzled layout, the one TF32 `wgmma` reads, and arrive on
     /// the stage's full barrier. Each 32×32 box transposes with conflict-free shared loads
-    /// (a warp reads one 128-byte row) and 16-byte stores (eight lanes cover the banks).
+    /// (a warp reads one 128-byte row) and 16-byte stores (eight lanes cover the banks). With
+    /// `a_mn` (a register-A kind, [`Tf32RegAT`]) op(A) is MN-major but not transposed: its boxes
+    /// land in the stage as they are.
     ///
     /// # Safety
     /// Called by the 128 threads of warpgroup 0 of a `wgmma_gemm` block whose barriers `ring`
@@ -515,7 +540,7 @@ mod device {
     #[inline(always)]
     pub unsafe fn produce_transposed<K: WgKind, const CONS: usize, const NACC: usize, const STAGES: usize>(
         (map_a, map_b): (u64, u64),
-        (xa, xb): (bool, bool),
+        (xa, xb, a_mn): (bool, bool, bool),
         (m0, n0, first, ktiles): (usize, usize, usize, usize),
         ring: Ring,
     ) {
@@ -581,7 +606,9 @@ mod device {
                 if tid == 0 {
                     // The K-major operands' bytes: the stage but what the producers write.
                     mbarrier_arrive_expect_tx(ring.full(s), (tile.stage_bytes() - scratch_bytes) as u32);
-                    if !xa {
+                    if a_mn {
+                        a_boxes.load(ring.stage(s), m0, k_of(kt), ring.full(s));
+                    } else if !xa {
                         tma_load_2d(ring.stage(s), map_a, k_of(kt), m0 as i32, ring.full(s));
                     }
                     if !xb {
@@ -775,7 +802,8 @@ mod device {
         // MN-major operands the producers transpose in shared memory (TF32), and how `wgmma`
         // reads each operand's stage tile.
         // Split kinds take both operands through the scratch slots.
-        let (xa, xb) = if K::SPLIT { (true, true) } else { (TA && K::TRANSPOSES, TB && K::TRANSPOSES) };
+        // A register-A kind reads its MN-major op(A) as it landed.
+        let (xa, xb) = if K::SPLIT { (true, true) } else { (TA && K::TRANSPOSES && !K::REGA, TB && K::TRANSPOSES) };
         let (ta_smem, tb_smem) = (TA && !xa, TB && !xb);
         let base = (shared_addr(dynamic_shared::<u8>()) + 1023) & !1023;
         let ring = Ring::new(base, tile, xa, xb, K::SPLIT);
@@ -841,7 +869,7 @@ mod device {
             unsafe { produce_split::<TA, TB, CONS, NACC, STAGES>((map_a, map_b), (m0, n0, first, ktiles), ring) };
         } else if wg == 0 && transposes {
             // SAFETY: as the kernels' (see `produce_transposed`).
-            unsafe { produce_transposed::<K, CONS, NACC, STAGES>((map_a, map_b), (xa, xb), (m0, n0, first, ktiles), ring) };
+            unsafe { produce_transposed::<K, CONS, NACC, STAGES>((map_a, map_b), (xa, xb, TA && !xa), (m0, n0, first, ktiles), ring) };
         } else if wg == 0 {
             if tid == 0 {
                 // The boxes of each operand along m or n: one 128-byte row of m or n of an
@@ -1758,6 +1786,12 @@ wgmma_kernel!(
     /// 64×128 tile: op(A)'s MN-major tile lands as it is and each consumer reads its fragments
     /// into registers (`device::Tf32RegA`).
     gemm_wgmma_tf32_mk_rega_64x128, Tf32RegA, true, false, WG_NARROW, 256, 2
+);
+wgmma_kernel!(
+    /// C = act(α·Aᵀ·B + …) on TF32 tensor cores with f32 A stored k×m and B stored k×n (both
+    /// MN-major) on the 64×128 tile, three stages: op(A) read into registers as it landed, op(B)
+    /// transposed in shared memory by the producers (`device::Tf32RegAT`), no staging pass.
+    gemm_wgmma_tf32_mn_rega_64x128, Tf32RegAT, true, true, WG_NARROW_T, 256, 2
 );
 wgmma_kernel!(
     /// `gemm_wgmma_tf32_mk_rega_64x128` on the 128×192 tile ([`WG_REGA_WIDE`], two consumers):

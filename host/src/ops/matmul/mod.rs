@@ -361,7 +361,9 @@ impl GemmKernel {
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
-            GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap) => plan::choose_splits(self, n, m, k, sms),
+            GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap && !rega_transposes(self, f, p)) => {
+                plan::choose_splits(self, n, m, k, sms)
+            }
             GemmKernel::Tf32Auto if wgmma && m.min(n) <= TF32_STAGED_NARROW_MAX && tf32_staging(p).rest >= m.max(n) * k => {
                 GemmKernel::Auto.plan_for(p, sms, wgmma)
             }
@@ -578,6 +580,12 @@ fn tf32_rega(p: &GemmParams) -> Option<RegAForm> {
         (false, false) if a_mn && b_mn => Some(if n <= m { RegAForm { swap: false, staged: n * padded } } else { RegAForm { swap: true, staged: m * padded } }),
         _ => None,
     }
+}
+
+/// Whether the register-A kernel `which` runs `p` (of form `form`) with op(B) transposed in
+/// shared memory rather than an operand staged ([`plan::rega_transposes`]).
+fn rega_transposes(which: GemmKernel, form: RegAForm, p: &GemmParams) -> bool {
+    plan::rega_transposes(which, form.staged, p.m as usize, p.n as usize, p.k as usize)
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
@@ -1290,7 +1298,8 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     let swapped = GemmParams { m: params.n, n: params.m, ..*params };
-    let model_params = if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_some_and(|f| f.swap) { &swapped } else { params };
+    let swaps = |f: RegAForm| f.swap && !rega_transposes(plan.kernel, f, params);
+    let model_params = if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_some_and(swaps) { &swapped } else { params };
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, model_params)?;
     if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_none() {
         return invalid(format!(
@@ -1424,7 +1433,7 @@ fn launch_tf32_wgmma(gpu: &Gpu, plan: GemmPlan, x: GemmPtrs, params: GemmParams)
     let transpose = tf32_transposing_tile(tile, false).is_some() && model.cost(m, n, k, plan.splits, sms).is_some_and(|c| staging.transposes(c, sms.count));
     let ([a, b], mn) = map_tf32_operands(gpu, x, &params, transpose)?;
     let (kernel, tile) = wgmma_tf32_layout(tile, mn[0], mn[1]);
-    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: false, transposes: true, swap: false };
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: false, transposes: true, swap: false, a_registers: false };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
@@ -1479,16 +1488,27 @@ fn stage_kmajor_f32(gpu: &Gpu, (ptr, os, ks): (u64, u64, u64), outer: usize, k: 
 
 /// [`GemmKernel::Tf32WgmmaRegA`] (checked applicable): the MN-major operand is the kernel's
 /// register operand; with an MN-major op(B) the kernel computes Cᵀ = op(B)ᵀ·op(A)ᵀ on tiles of
-/// Cᵀ and stores them transposed. With both MN-major, the other is first staged k-contiguous
-/// into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded to a multiple of 4).
+/// Cᵀ and stores them transposed. With both MN-major, the 64×128 tile on a small product reads
+/// op(A) into registers and transposes op(B) in shared memory (`gemm_wgmma_tf32_mn_rega_64x128`,
+/// no staging pass, tiles over m×n; [`plan::rega_transposes`]); otherwise the other is first
+/// staged k-contiguous into this stream's staging buffer (`gemm_stage_kmajor_f32`, rows padded
+/// to a multiple of 4).
 fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let tile = which.wgmma_tile().expect("a register-A kernel");
     let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: format!("{which:?}: no MN-major operand") })?;
-    let swap = form.swap;
     let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
     let wide = which == GemmKernel::Tf32WgmmaRegAWide;
+    let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
+    if rega_transposes(which, form, &params) {
+        let kernel = k_(&km::GEMM_WGMMA_TF32_MN_REGA_64X128, km::gemm_wgmma_tf32_mn_rega_64x128);
+        kernel.require(gpu)?;
+        let (a, b) = (mn(x.a, params.a_col_stride, m), mn(x.b, params.b_row_stride, n));
+        let wg = WgmmaOperands { a, a_mn: true, b, b_mn: true, bk: km::WG_BK_TF32, split: false, transposes: true, swap: false, a_registers: true };
+        return launch_wgmma(gpu, "gemm", kernel, km::WG_NARROW_T, wg, x.c, x.bias, params);
+    }
+    let swap = form.swap;
     let kernel = match (swap, wide) {
         (true, false) => k_(&km::GEMM_WGMMA_TF32_KN_REGA_64X128, km::gemm_wgmma_tf32_kn_rega_64x128),
         (false, false) => k_(&km::GEMM_WGMMA_TF32_MK_REGA_64X128, km::gemm_wgmma_tf32_mk_rega_64x128),
@@ -1499,7 +1519,6 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
     kernel.require(gpu)?;
     // The register operand: MN-major (stored k×outer); the other k-contiguous (outer×k), as it
     // is or staged.
-    let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
     let kmajor = |ptr, os: u64, ks: u64, outer: usize| -> Result<TmaMatrix> {
         if form.staged == 0 {
             return Ok(TmaMatrix { ptr, element: TmaElement::F32, rows: outer, cols: k, ld: os as usize });
@@ -1511,7 +1530,7 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
     } else {
         (mn(x.a, params.a_col_stride, m), kmajor(x.b, params.b_col_stride, params.b_row_stride, n)?)
     };
-    let wg = WgmmaOperands { a, a_mn: true, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap };
+    let wg = WgmmaOperands { a, a_mn: true, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap, a_registers: true };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
@@ -1545,7 +1564,7 @@ fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize
         *slot = Some(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: ld, ld });
     }
     let [Some(a), Some(b)] = tma else { unreachable!("both operands were staged") };
-    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap: false };
+    let wg = WgmmaOperands { a, a_mn: false, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap: false, a_registers: false };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
 }
 
@@ -1567,7 +1586,7 @@ fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()>
     kernel.require(gpu)?;
     let ([a, b], mapped_mn) = map_tf32_operands(gpu, x, &params, true)?;
     debug_assert_eq!(mapped_mn, mn, "the kernel's layout is the maps'");
-    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: true, transposes: true, swap: false };
+    let wg = WgmmaOperands { a, a_mn: mn[0], b, b_mn: mn[1], bk: km::WG_BK_TF32, split: true, transposes: true, swap: false, a_registers: false };
     launch_wgmma(gpu, "gemm", kernel, km::WG_MID_S, wg, x.c, x.bias, params)
 }
 
@@ -2096,11 +2115,21 @@ fn run_bf16_plan(
             let (kernel, wg) = if swapped {
                 // Cᵀ = op(B)ᵀ·op(A)ᵀ: B (stored k×n: MN-major) is its first operand, A (stored
                 // k×m: MN-major) its second.
-                let wg = WgmmaOperands { a: tb_m, a_mn: b_mn, b: ta_m, b_mn: a_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: true };
+                let wg = WgmmaOperands {
+                    a: tb_m,
+                    a_mn: b_mn,
+                    b: ta_m,
+                    b_mn: a_mn,
+                    bk: km::WG_BK_BF16,
+                    split: false,
+                    transposes: false,
+                    swap: true,
+                    a_registers: false,
+                };
                 (wgmma_bf16_swapped(ta, tb, tile), wg)
             } else {
                 let kernel = if plan.multicast { wgmma_bf16_pairs(ta, tb, tile).expect("checked by multicast_fits") } else { wgmma_bf16(ta, tb, tile) };
-                (kernel, WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false })
+                (kernel, WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false, a_registers: false })
             };
             return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
         }
@@ -2160,6 +2189,9 @@ struct WgmmaOperands {
     /// The kernel transposes its MN-major operands in shared memory (the TF32 tiles'
     /// producers; their scratch slots count in its shared memory).
     transposes: bool,
+    /// op(A) is read into registers as it landed (the TF32 register-A kernels): MN-major but
+    /// never transposed.
+    a_registers: bool,
     /// The kernel splits both operands into TF32 heads and tails in shared memory
     /// ([`GemmKernel::Tf32x3Split`]; its shared memory is `WgTile::shared_split`).
     split: bool,
@@ -2206,7 +2238,7 @@ fn launch_wgmma(
     let shared = if x.split {
         tile.shared_split()
     } else if x.transposes {
-        tile.shared_transposing(x.a_mn, x.b_mn)
+        tile.shared_transposing(x.a_mn && !x.a_registers, x.b_mn)
     } else {
         tile.shared()
     };
@@ -2432,9 +2464,15 @@ mod tests {
         assert_ne!(tf32(4096, 4096, 4096, false, false), rega);
         assert_ne!(tf32(3000, 3000, 3000, true, true), rega);
         assert_ne!(tf32(256, 256, 256, false, true), rega);
-        // Not on few rows (its 64×128 tile idles), nor where it stages an operand for k = 32.
+        // Not on few rows (its 64×128 tile idles). Small tn products from k = 32: op(B)
+        // transposed in shared memory, no staging pass, tiles over m×n.
         assert_ne!(tf32(8, 8192, 8192, false, false), rega);
-        assert_ne!(tf32(1024, 784, 32, true, false), rega);
+        assert_eq!(tf32(1024, 784, 32, true, false), rega);
+        let tn = params(1024, 784, 32, true, false);
+        assert_eq!(GemmKernel::Tf32WgmmaRegA.plan_for(&tn, plan::Multiprocessors::H100, true).splits, 1);
+        assert!(rega_transposes(rega, tf32_rega(&tn).unwrap(), &tn));
+        let big = params(256, 4096, 4096, true, false);
+        assert!(!rega_transposes(rega, tf32_rega(&big).unwrap(), &big));
         assert_ne!(tf32(256, 4096, 4096, false, true), rega);
         assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), plan::Multiprocessors::H100, false).kernel, rega);
     }

@@ -862,13 +862,18 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     let Some((swap, staged)) = stage.rega.filter(|_| wgmma) else {
         return GemmPlan { kernel, splits };
     };
-    let (rm, rn) = if swap { (n, m) } else { (m, n) };
     let rega_plan = |rega: GemmKernel| {
-        let (rsplits, c) = TileModel::of(rega)?.best_splits(rm, rn, k, sms);
-        Some((GemmPlan { kernel: rega, splits: rsplits }, c + staging_cost(staged, sms.count)))
+        // With both operands MN-major (`staged` > 0) the 64×128 tile on a small product
+        // transposes op(B) in shared memory over m×n (no staging; `rega_transposes`).
+        let transposes = rega_transposes(rega, staged, m, n, k);
+        let (rm, rn) = if swap && !transposes { (n, m) } else { (m, n) };
+        let model = TileModel::of(rega)?;
+        let model = if transposes { TileModel { eff: model.eff * TF32_REGA_TRANSPOSE_EFF, ..model } } else { model };
+        let (rsplits, c) = model.best_splits(rm, rn, k, sms);
+        Some((GemmPlan { kernel: rega, splits: rsplits }, c + if transposes { 0.0 } else { staging_cost(staged, sms.count) }))
     };
     // The 64×128 tile on small products whatever the costs (TF32_REGA_ALWAYS_FLOPS).
-    let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64 && (staged == 0 || k >= 64);
+    let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64;
     if small && let Some((plan, _)) = rega_plan(GemmKernel::Tf32WgmmaRegA) {
         return plan;
     }
@@ -889,9 +894,23 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
 /// from 2.7 %; 0.5 gave the same picks, and the same factor on the 64×64 tile made it worse.
 pub const TF32_MMA_4BYTE_LOAD_EFF: f64 = 0.7;
 
+/// Whether the register-A kernel `rega`, with `staged` elements of one of two MN-major operands
+/// to stage first (0: not both MN-major), transposes op(B) in shared memory instead: the 64×128
+/// tile ([`GemmKernel::Tf32WgmmaRegA`]) on products of at most [`TF32_REGA_ALWAYS_FLOPS`], where
+/// the staging pass, a launch of its own, costs about as much as the product. Its tiles are then
+/// over m×n.
+pub fn rega_transposes(rega: GemmKernel, staged: usize, m: usize, n: usize, k: usize) -> bool {
+    rega == GemmKernel::Tf32WgmmaRegA && staged > 0 && flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS
+}
+
+/// The rate of the 64×128 register-A tile where its producers transpose op(B) in shared memory
+/// (both operands MN-major, `gemm_wgmma_tf32_mn_rega_64x128`), relative to its model: three
+/// stages instead of four, and the producers' shared-memory pass per stage.
+pub const TF32_REGA_TRANSPOSE_EFF: f64 = 0.7;
+
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
-/// register-A kernel whatever the other tiles' models say, if m and n are both at least 64 and,
-/// where it stages the other operand first (tn), k is at least 64: on such products a block's
+/// register-A kernel whatever the other tiles' models say, if m and n are both at least 64: on
+/// such products a block's
 /// time is mostly its fixed cost, which the model scales with the tile's area and so prices
 /// above the 64×64 tile's, while the register-A kernel is the only one that reads an MN-major
 /// operand with no staging or transposing pass. Measured on every such product of two calls
@@ -900,8 +919,9 @@ pub const TF32_MMA_4BYTE_LOAD_EFF: f64 = 0.7;
 /// 512×1024×1024 0.79–0.99 of `Auto`'s time), and past it it lost as often as it won
 /// (4096×784×256 5–9 % slower, 1024×4096×256 tt 3 %; 2048³ 10–19 %, where the model already
 /// keeps it off). Forced on fewer rows its 64×128 tile idles (e9: nn 8×8192×8192 102 → 178 µs,
-/// 32×1024×16384 34 → 41), and at k = 32 its staging pass costs more than it saves (tn
-/// 1024×784×32 5.9 → 6.4).
+/// 32×1024×16384 34 → 41). With both operands MN-major (tn) it staged one first, and then
+/// only from k = 64 (at k = 32 the staging pass cost more than it saved: tn 1024×784×32 5.9 →
+/// 6.4); it now transposes op(B) in shared memory instead ([`TF32_REGA_TRANSPOSE_EFF`]).
 pub const TF32_REGA_ALWAYS_FLOPS: f64 = (1u64 << 30) as f64;
 
 /// Whether `Bf16Kernel::Auto` and `Tf32Auto` consider the 128×208 tile for n columns: only
