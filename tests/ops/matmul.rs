@@ -128,8 +128,9 @@ pub fn register(s: &mut Suite) {
     // a forced Tf32Wgmma (either tile) is a MissingKernel error.
     // TF32 with op(A) from registers (the 64×128 and 128×192 tiles): an MN-major op(A) with a k-contiguous op(B) (tt), an
     // MN-major op(B) with a k-contiguous op(A) (nn, as Cᵀ = op(B)ᵀ·op(A)ᵀ), both MN-major (tn:
-    // the 64×128 tile on products up to 2³⁰ FLOPs transposes op(B) in shared memory, 256×784×1024;
-    // else the smaller staged first, 264×520×4096), edge tiles, ragged k, every epilogue; forced and planned splits
+    // the 64×128 tile on products up to 2³⁰ FLOPs and k = 384 transposes op(B) in shared memory,
+    // 264×136×320 in splits too; else the smaller staged first, 264×520×4096), edge tiles,
+    // ragged k, every epilogue; forced and planned splits
     // (a second run the same bits). Both k-contiguous (nt), or an MN-major row or a
     // k-contiguous one not 16-byte aligned, is an InvalidArgument; without sm_90a PTX a
     // MissingKernel.
@@ -137,7 +138,8 @@ pub fn register(s: &mut Suite) {
         .into_iter()
         .flat_map(|(ta, tb)| [GemmKernel::Tf32WgmmaRegA, GemmKernel::Tf32WgmmaRegAWide].map(|kernel| (ta, tb, kernel)))
     {
-        for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 12), (12, 256, 1024), (264, 4096, 520)]) {
+        for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 12), (12, 256, 1024), (264, 4096, 520), (264, 320, 136)])
+        {
             s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
                     return expect_missing_wgmma(g, kernel, (m, k, n));

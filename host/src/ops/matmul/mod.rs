@@ -2471,8 +2471,11 @@ mod tests {
         let tn = params(1024, 784, 32, true, false);
         assert_eq!(GemmKernel::Tf32WgmmaRegA.plan_for(&tn, plan::Multiprocessors::H100, true).splits, 1);
         assert!(rega_transposes(rega, tf32_rega(&tn).unwrap(), &tn));
-        let big = params(256, 4096, 4096, true, false);
-        assert!(!rega_transposes(rega, tf32_rega(&big).unwrap(), &big));
+        // Past 2³⁰ FLOPs or k = 384 it stages one as before.
+        for (m, n, k) in [(256, 4096, 4096), (1024, 784, 512)] {
+            let p = params(m, n, k, true, false);
+            assert!(!rega_transposes(rega, tf32_rega(&p).unwrap(), &p), "{m}x{n}x{k}");
+        }
         assert_ne!(tf32(256, 4096, 4096, false, true), rega);
         assert_ne!(GemmKernel::Tf32Auto.plan_for(&params(256, 4096, 4096, false, false), plan::Multiprocessors::H100, false).kernel, rega);
     }

@@ -872,7 +872,8 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         let (rsplits, c) = model.best_splits(rm, rn, k, sms);
         Some((GemmPlan { kernel: rega, splits: rsplits }, c + if transposes { 0.0 } else { staging_cost(staged, sms.count) }))
     };
-    // The 64×128 tile on small products whatever the costs (TF32_REGA_ALWAYS_FLOPS).
+    // The 64×128 tile on small products whatever the costs (TF32_REGA_ALWAYS_FLOPS; tn
+    // transposes op(B) up to TF32_REGA_TRANSPOSE_MAX_K and stages an operand past it).
     let small = flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS && m.min(n) >= 64;
     if small && let Some((plan, _)) = rega_plan(GemmKernel::Tf32WgmmaRegA) {
         return plan;
@@ -896,16 +897,28 @@ pub const TF32_MMA_4BYTE_LOAD_EFF: f64 = 0.7;
 
 /// Whether the register-A kernel `rega`, with `staged` elements of one of two MN-major operands
 /// to stage first (0: not both MN-major), transposes op(B) in shared memory instead: the 64×128
-/// tile ([`GemmKernel::Tf32WgmmaRegA`]) on products of at most [`TF32_REGA_ALWAYS_FLOPS`], where
-/// the staging pass, a launch of its own, costs about as much as the product. Its tiles are then
-/// over m×n.
+/// tile ([`GemmKernel::Tf32WgmmaRegA`]) on products of at most [`TF32_REGA_ALWAYS_FLOPS`] and k
+/// of at most [`TF32_REGA_TRANSPOSE_MAX_K`], where the staging pass, a launch of its own, costs
+/// more than the producers' transposing. Its tiles are then over m×n.
 pub fn rega_transposes(rega: GemmKernel, staged: usize, m: usize, n: usize, k: usize) -> bool {
-    rega == GemmKernel::Tf32WgmmaRegA && staged > 0 && flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS
+    rega == GemmKernel::Tf32WgmmaRegA && staged > 0 && k <= TF32_REGA_TRANSPOSE_MAX_K && flops(m, n, k) <= TF32_REGA_ALWAYS_FLOPS
 }
+
+/// Longest k for which the 64×128 register-A tile transposes op(B) of a tn product in shared
+/// memory rather than staging an operand ([`rega_transposes`]): each k-slice costs its
+/// producers a pass over op(B)'s tile, the staging pass a launch and one read and write of the
+/// operand. Against the staged form over the sweep's tn products (H100,
+/// docs/runs/2026-11-28-s30/k3 against `k2`): k = 32–384 ran in 0.70–0.93 of its time
+/// (1024×784×64 6.84 → 4.83 µs, 4096×784×32 12.6 → 8.9, 384³ 8.96 → 7.59) or the same (1024×784
+/// ×256 0.99, 1024×1024×256 1.05); k = 512 and 768 in 1.25–1.42 (1024×784×512 11.9 → 14.9, 768³
+/// 13.6 → 19.3).
+pub const TF32_REGA_TRANSPOSE_MAX_K: usize = 384;
 
 /// The rate of the 64×128 register-A tile where its producers transpose op(B) in shared memory
 /// (both operands MN-major, `gemm_wgmma_tf32_mn_rega_64x128`), relative to its model: three
-/// stages instead of four, and the producers' shared-memory pass per stage.
+/// stages instead of four, and the producers' shared-memory pass per stage. (Where it runs, on
+/// small products, `Tf32Auto` takes this tile whatever the costs, [`TF32_REGA_ALWAYS_FLOPS`];
+/// the rate prices its splits and its rare picks on fewer than 64 rows or columns.)
 pub const TF32_REGA_TRANSPOSE_EFF: f64 = 0.7;
 
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
@@ -921,7 +934,8 @@ pub const TF32_REGA_TRANSPOSE_EFF: f64 = 0.7;
 /// keeps it off). Forced on fewer rows its 64×128 tile idles (e9: nn 8×8192×8192 102 → 178 µs,
 /// 32×1024×16384 34 → 41). With both operands MN-major (tn) it staged one first, and then
 /// only from k = 64 (at k = 32 the staging pass cost more than it saved: tn 1024×784×32 5.9 →
-/// 6.4); it now transposes op(B) in shared memory instead ([`TF32_REGA_TRANSPOSE_EFF`]).
+/// 6.4); up to [`TF32_REGA_TRANSPOSE_MAX_K`] it now transposes op(B) in shared memory instead
+/// ([`TF32_REGA_TRANSPOSE_EFF`]).
 pub const TF32_REGA_ALWAYS_FLOPS: f64 = (1u64 << 30) as f64;
 
 /// Whether `Bf16Kernel::Auto` and `Tf32Auto` consider the 128×208 tile for n columns: only
