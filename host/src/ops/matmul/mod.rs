@@ -843,9 +843,12 @@ pub const TF32_STAGED_MIN_FLOPS: usize = 100_000_000;
 /// the `mma.sync` tiles that skip the staging pass leave most of a 64- or 128-wide tile idle,
 /// and FP32 has 32-wide ones. tt 6609×12×2773 ran 175 µs on TF32's pick (the 128×128
 /// `mma.sync` tile) against 53 on FP32's 64×32 tiles, tn 2447×29×1049 20.7 against 15.2 (H100,
-/// docs/runs/2026-11-24-h100-s18/r3). Staging only the narrow operand costs little: tn
-/// 10×4096×4096 stays on the `wgmma` tiles (39.9 µs against FP32's 44.3).
-pub const TF32_STAGED_NARROW_MAX: usize = 32;
+/// docs/runs/2026-11-24-h100-s18/r3); at 47 columns tn 1186×47×7488 (both operands' rows off 16
+/// bytes) ran 62 µs on TF32's pick (the 64×64 `wgmma` tile in 13 splits after staging 9.2 M
+/// elements) against 47 on FP32's plan (docs/runs/2026-11-28-s30/k3), so up to 64. Staging only
+/// the narrow operand costs little: tn 10×4096×4096 stays on the `wgmma` tiles (39.9 µs against
+/// FP32's 44.3).
+pub const TF32_STAGED_NARROW_MAX: usize = 64;
 
 /// Whether a few-columns product runs the row-per-warp kernel (`rowdot_fits`) with a k-contiguous op(B) too (a narrow
 /// output layer's x·Wᵀ): then `Auto` keeps it before the narrow kernels, which it matched
@@ -2458,6 +2461,7 @@ mod tests {
         // size (TF32_STAGED_NARROW_MAX); not where only the narrow one is staged.
         assert_eq!(tf32(6609, 12, 2773, true, true), auto(6609, 12, 2773, true, true));
         assert_eq!(tf32(2447, 29, 1049, true, false), auto(2447, 29, 1049, true, false));
+        assert_eq!(tf32(1186, 47, 7488, true, false), auto(1186, 47, 7488, true, false));
         assert_ne!(tf32(10, 4096, 4096, true, false), auto(10, 4096, 4096, true, false));
         // Large products stage the operand once and run the 128×256 tile; both k-contiguous
         // (nt) never takes it; nor does a GPU without wgmma.
