@@ -340,52 +340,49 @@ mod device {
         }
     }
 
-    /// TF32 with an MN-major op(A) read into registers (TF32 `wgmma` reads only K-major tiles
-    /// from shared memory, but takes op(A) from registers in any layout): each consumer loads
-    /// its 64 rows' fragments of a slice from the tile as the copy engine landed it, so no
-    /// operand is staged or transposed through shared memory. An MN-major op(B) is handled by
-    /// computing Cᵀ = op(B)ᵀ·op(A)ᵀ (`SWAP`).
-    pub struct Tf32RegA;
-    impl WgKind for Tf32RegA {
-        const BK: usize = WG_BK_TF32;
-        const KSTEP: usize = 8;
-        const BYTES: usize = 4;
-        const TRANSPOSES: bool = false;
-        const REGA: bool = true;
-        #[inline(always)]
-        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
-            let _ = (d, da, db);
-            unreachable!("register A only")
-        }
-        #[inline(always)]
-        unsafe fn mma_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
-            // SAFETY: forwarded.
-            unsafe { wgmma_tf32_rega::<NACC>(d, a, db) }
-        }
+    /// Declares a TF32 kind whose op(A) comes from registers (`REGA`), transposing its MN-major
+    /// op(B) in shared memory or not (`TRANSPOSES`).
+    macro_rules! rega_kind {
+        ($(#[$doc:meta])* $name:ident, $transposes:literal) => {
+            $(#[$doc])*
+            pub struct $name;
+            impl WgKind for $name {
+                const BK: usize = WG_BK_TF32;
+                const KSTEP: usize = 8;
+                const BYTES: usize = 4;
+                const TRANSPOSES: bool = $transposes;
+                const REGA: bool = true;
+                #[inline(always)]
+                unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+                    let _ = (d, da, db);
+                    unreachable!("register A only")
+                }
+                #[inline(always)]
+                unsafe fn mma_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
+                    // SAFETY: forwarded.
+                    unsafe { wgmma_tf32_rega::<NACC>(d, a, db) }
+                }
+            }
+        };
     }
 
-    /// [`Tf32RegA`] with op(B) MN-major too: op(A)'s tile lands as it is and the consumers read
-    /// it into registers, op(B)'s is transposed to K-major in shared memory by the producers
-    /// ([`produce_transposed`]). Both operands as they are stored, so no staging pass (the
-    /// other register-A kernels stage one of two MN-major operands first, a launch of its own).
-    pub struct Tf32RegAT;
-    impl WgKind for Tf32RegAT {
-        const BK: usize = WG_BK_TF32;
-        const KSTEP: usize = 8;
-        const BYTES: usize = 4;
-        const TRANSPOSES: bool = true;
-        const REGA: bool = true;
-        #[inline(always)]
-        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
-            let _ = (d, da, db);
-            unreachable!("register A only")
-        }
-        #[inline(always)]
-        unsafe fn mma_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 4], db: u64) {
-            // SAFETY: forwarded.
-            unsafe { wgmma_tf32_rega::<NACC>(d, a, db) }
-        }
-    }
+    rega_kind!(
+        /// TF32 with an MN-major op(A) read into registers (TF32 `wgmma` reads only K-major tiles
+        /// from shared memory, but takes op(A) from registers in any layout): each consumer loads
+        /// its 64 rows' fragments of a slice from the tile as the copy engine landed it, so no
+        /// operand is staged or transposed through shared memory. An MN-major op(B) is handled by
+        /// computing Cᵀ = op(B)ᵀ·op(A)ᵀ (`SWAP`).
+        Tf32RegA,
+        false
+    );
+    rega_kind!(
+        /// [`Tf32RegA`] with op(B) MN-major too: op(A)'s tile lands as it is and the consumers read
+        /// it into registers, op(B)'s is transposed to K-major in shared memory by the producers
+        /// ([`produce_transposed`]). Both operands as they are stored, so no staging pass (the
+        /// other register-A kernels stage one of two MN-major operands first, a launch of its own).
+        Tf32RegAT,
+        true
+    );
 
     /// Byte offset of element (k, c) in a box of 32 f32 columns (of m or n) × 32 k as the copy
     /// engine lands it: k-rows of 128 bytes, 16-byte chunks swizzled by k%8.
