@@ -755,8 +755,8 @@ pub const AUTO_SMEM_MAX_BLOCKS_PER_SM: usize = 1;
 /// shared-memory tiles on 56 of 60 products (s12/e14) and TF32 tt 6308×37×20 (396 tiles, three
 /// per multiprocessor) ran 4.6 µs on FP32's 32×64 tiles against 5.5 on the shared-memory tiles
 /// (H100, docs/runs/2026-11-28-s29/j4 `f32` and `tf32` rows; 4.4–4.7 on FP32's 64×64 4×4 and
-/// 32-wide tiles, docs/runs/2026-11-28-s30/k1). TF32 products that stage an operand first run FP32's plan
-/// before this rule is asked (`TF32_STAGED_MIN_FLOPS`).
+/// 32-wide tiles, docs/runs/2026-11-28-s30/k1). TF32 products that stage an operand first run
+/// FP32's plan before this rule is asked (`TF32_STAGED_MIN_FLOPS`).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
 
 /// [`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`] for BF16 `Auto`: one wave of two blocks. At four, every
@@ -766,9 +766,9 @@ pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_TC: usize = 4;
 /// 4.1 against 6.0; H100, docs/runs/2026-11-25-h100-s21/d3).
 pub const AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16: usize = 2;
 
-/// Longest k for which `Tf32Auto` runs FP32's plan on few tiles ([`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`]; it ran
-/// the shared-memory tiles there, [`AUTO_SMEM_MAX_K`] for FP32):
-/// at k = 128 the 64×64 `wgmma` tile the cost model picks started sooner (128³: 5.6, 3.3, 7.5
+/// Longest k for which `Tf32Auto` runs FP32's plan on few tiles
+/// ([`AUTO_SMEM_MAX_BLOCKS_PER_SM_TC`]; it ran the shared-memory tiles there, [`AUTO_SMEM_MAX_K`]
+/// for FP32): at k = 128 the 64×64 `wgmma` tile the cost model picks started sooner (128³: 5.6, 3.3, 7.5
 /// and 5.6 µs in the four layouts against 7.6 on the tiles; H100,
 /// docs/runs/2026-11-24-h100-s10/e5).
 pub const AUTO_SMEM_MAX_K_TF32: usize = 64;
