@@ -293,39 +293,42 @@ mod device {
         }
     }
 
-    pub struct Bf16;
-    impl WgKind for Bf16 {
-        const BK: usize = WG_BK_BF16;
-        const KSTEP: usize = 16;
-        const BYTES: usize = 2;
-        const TRANSPOSES: bool = false;
-        #[inline(always)]
-        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
-            // SAFETY: forwarded.
-            unsafe { wgmma_bf16::<TA, TB, NACC>(d, da, db) }
-        }
+    /// Declares a BF16 kind, its blocks alone or in TMA multicast pairs (`MULTICAST`).
+    macro_rules! bf16_kind {
+        ($(#[$doc:meta])* $name:ident, $multicast:literal) => {
+            $(#[$doc])*
+            pub struct $name;
+            impl WgKind for $name {
+                const BK: usize = WG_BK_BF16;
+                const KSTEP: usize = 16;
+                const BYTES: usize = 2;
+                const TRANSPOSES: bool = false;
+                const MULTICAST: bool = $multicast;
+                #[inline(always)]
+                unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
+                    // SAFETY: forwarded.
+                    unsafe { wgmma_bf16::<TA, TB, NACC>(d, da, db) }
+                }
+            }
+        };
     }
 
-    /// BF16 in TMA multicast pairs (`GemmParams::multicast`): kernels of their own, so that the
-    /// pairs' barriers and branches stay out of the single-block kernels (compiled into them
-    /// behind a runtime flag, they made the single-block plans 3.6 % slower over the BF16 sweep,
-    /// up to 1.15× on the latency-bound ones: nt 64×1024×784 5.2 → 5.9 µs, 768³ 5.5 → 6.4; H100,
-    /// docs/runs/2026-11-28-s29/j3). Launch: a 1-D grid of ⌈m/bm⌉·⌈n/bn⌉ blocks (⌈m/bm⌉ even)
-    /// by the splits along z, in clusters of 2 along x by `p.cluster` (or 1) along z, with
-    /// `p.multicast` set and, for a K-major op(B), `edge_b` boxes of bn/2 rows.
-    pub struct Bf16Pairs;
-    impl WgKind for Bf16Pairs {
-        const BK: usize = WG_BK_BF16;
-        const KSTEP: usize = 16;
-        const BYTES: usize = 2;
-        const TRANSPOSES: bool = false;
-        const MULTICAST: bool = true;
-        #[inline(always)]
-        unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
-            // SAFETY: forwarded.
-            unsafe { wgmma_bf16::<TA, TB, NACC>(d, da, db) }
-        }
-    }
+    bf16_kind!(
+        /// BF16, every block alone.
+        Bf16,
+        false
+    );
+    bf16_kind!(
+        /// BF16 in TMA multicast pairs (`GemmParams::multicast`): kernels of their own, so that the
+        /// pairs' barriers and branches stay out of the single-block kernels (compiled into them
+        /// behind a runtime flag, they made the single-block plans 3.6 % slower over the BF16 sweep,
+        /// up to 1.15× on the latency-bound ones: nt 64×1024×784 5.2 → 5.9 µs, 768³ 5.5 → 6.4; H100,
+        /// docs/runs/2026-11-28-s29/j3). Launch: a 1-D grid of ⌈m/bm⌉·⌈n/bn⌉ blocks (⌈m/bm⌉ even)
+        /// by the splits along z, in clusters of 2 along x by `p.cluster` (or 1) along z, with
+        /// `p.multicast` set and, for a K-major op(B), `edge_b` boxes of bn/2 rows.
+        Bf16Pairs,
+        true
+    );
 
     pub struct Tf32;
     impl WgKind for Tf32 {

@@ -361,9 +361,7 @@ impl GemmKernel {
             GemmKernel::Tf32x3Wgmma | GemmKernel::Tf32x3Wgmma128x128 => plan::choose_splits(self, m, n, x3_k(k).1, sms),
             GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
-            GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if tf32_rega(p).is_some_and(|f| f.swap && !rega_transposes(self, f, p)) => {
-                plan::choose_splits(self, n, m, k, sms)
-            }
+            GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if rega_swaps(self, p) => plan::choose_splits(self, n, m, k, sms),
             GemmKernel::Tf32Auto if wgmma && m.min(n) <= TF32_STAGED_NARROW_MAX && tf32_staging(p).rest >= m.max(n) * k => {
                 GemmKernel::Auto.plan_for(p, sms, wgmma)
             }
@@ -586,6 +584,12 @@ fn tf32_rega(p: &GemmParams) -> Option<RegAForm> {
 /// shared memory rather than an operand staged ([`plan::rega_transposes`]).
 fn rega_transposes(which: GemmKernel, form: RegAForm, p: &GemmParams) -> bool {
     plan::rega_transposes(which, form.staged, p.m as usize, p.n as usize, p.k as usize)
+}
+
+/// Whether the register-A kernel `which` runs `p` as Cᵀ = op(B)ᵀ·op(A)ᵀ, its tiles and splits
+/// over n×m: where its form swaps, unless it transposes op(B) instead ([`rega_transposes`]).
+fn rega_swaps(which: GemmKernel, p: &GemmParams) -> bool {
+    tf32_rega(p).is_some_and(|f| f.swap && !rega_transposes(which, f, p))
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
@@ -1301,8 +1305,7 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     let swapped = GemmParams { m: params.n, n: params.m, ..*params };
-    let swaps = |f: RegAForm| f.swap && !rega_transposes(plan.kernel, f, params);
-    let model_params = if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_some_and(swaps) { &swapped } else { params };
+    let model_params = if plan.kernel.reads_a_into_registers() && rega_swaps(plan.kernel, params) { &swapped } else { params };
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, model_params)?;
     if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_none() {
         return invalid(format!(
