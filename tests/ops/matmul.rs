@@ -399,7 +399,8 @@ pub fn register(s: &mut Suite) {
             for (m, k, n) in shapes {
                 let (small, big) = kernels::matmul::narrow_sides(m, n);
                 let valid = |sp: u32| TileModel::of(kernel).is_some_and(|t| t.accepts(small, big, k, sp));
-                for splits in [None, Some(1), Some(3)].into_iter().filter(|s| s.is_none_or(valid)) {
+                // 5 splits: of 2 slices (64 k) at k = 300, which only `NarrowMn` takes.
+                for splits in [None, Some(1), Some(3), Some(5)].into_iter().filter(|s| s.is_none_or(valid)) {
                     let tag = splits.map_or("planned".to_string(), |s| format!("split{s}"));
                     s.gpu(format!("gemm::{kernel:?}::{tag}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                         let tol = GemmTol::of(kernel);
@@ -418,7 +419,9 @@ pub fn register(s: &mut Suite) {
     // each width, long k over a tiny output, the short-k kernel, and their neighbours' rules), in
     // every precision and layout.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for (m, k, n) in [(1, 4096, 700), (6, 548, 2000), (12, 1024, 4100), (4100, 700, 3), (2, 5936, 2), (2236, 4, 588), (4670, 6, 94), (300, 10, 1024)] {
+        for (m, k, n) in
+            [(1, 4096, 700), (6, 548, 2000), (12, 1024, 4100), (4100, 700, 3), (2, 5936, 2), (2236, 4, 588), (4670, 6, 94), (300, 10, 1024), (2193, 314, 10)]
+        {
             for kernel in [GemmKernel::Auto, GemmKernel::Tf32Auto] {
                 s.gpu(format!("gemm::{kernel:?}::routes::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                     let tol = GemmTol::of(kernel);

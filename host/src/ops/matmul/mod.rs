@@ -819,11 +819,21 @@ pub const ROWDOT_SCALAR_MAX_K: usize = 512;
 /// (8 splits) against 15.5, 500×12×777 13.1 against 9.3, nt 1000×10×1001 12.3 against 9.8,
 /// 11×6×7469 12.7 against 6.2; TF32 nn 313×10×5936 28.8 against 11.4. Below it, it won: nt
 /// 367×2×329 4.9 µs against 8.2, 7×3×263 4.6 against 6.3, TF32 nn 1×3×125 3.7 against 5.5
-/// (H100, docs/runs/2026-11-25-h100-s20/d2, d3).
-fn rowdot_streams_k(p: &GemmParams) -> bool {
+/// (H100, docs/runs/2026-11-25-h100-s20/d2, d3). The scalar path also stops at
+/// [`ROWDOT_SCALAR_MAX_ROWS_PER_SM`] rows per multiprocessor.
+fn rowdot_streams_k(p: &GemmParams, sms: usize) -> bool {
     let vector = p.b_row_stride == 1 && p.a_row_stride.is_multiple_of(4) && p.b_col_stride.is_multiple_of(4);
-    p.a_col_stride == 1 && (vector || p.k as usize <= ROWDOT_SCALAR_MAX_K)
+    let scalar = p.k as usize <= ROWDOT_SCALAR_MAX_K && p.m as usize <= ROWDOT_SCALAR_MAX_ROWS_PER_SM * sms;
+    p.a_col_stride == 1 && (vector || scalar)
 }
+
+/// Rows per multiprocessor up to which the row-per-warp kernel's scalar path runs in `Auto`
+/// (with a short k, [`ROWDOT_SCALAR_MAX_K`]): the products it won on had at most 3 rows per
+/// multiprocessor (nt 367×2×329 above); at 17 it ran twice as long as the narrow kernel and
+/// the 64×32 tiles (nn and nt 2193×10×314: 17.7 µs against 8.4 and 8.5, where TF32 cuBLAS
+/// took 6.3; H200, docs/runs/2026-11-28-s31/m1), its blocks past one wave each a full pass of
+/// one-element loads.
+pub const ROWDOT_SCALAR_MAX_ROWS_PER_SM: usize = 8;
 
 /// Rows of C up to which `Auto` runs [`GemmKernel::WarpDot`] (when op(B) is k-contiguous).
 pub const WARPDOT_MAX_ROWS: usize = 4;
@@ -865,7 +875,7 @@ fn rowdot_kb(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
 /// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns where it streams
 /// k fast enough ([`rowdot_streams_k`]) and at most `rows_per_sm` rows per multiprocessor.
 fn rowdot_fits(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
-    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && rowdot_streams_k(p)
+    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && rowdot_streams_k(p, sms)
 }
 
 /// The grid of the row-per-warp kernels: a block of `ROWDOT_WARPS` rows per x, a split per z.
@@ -1266,7 +1276,7 @@ fn check_bf16_copy(op: &'static str, epilogue: &Epilogue<'_>, kernel: impl std::
 /// [`gemm`] with the kernel and split-K count given (for tests and measurements; [`gemm`]
 /// picks them with [`GemmKernel::plan_for`]). The plan must name a concrete kernel, and
 /// `splits` > 1 only a tile kernel of [`plan::TileModel`] with every split at least 4 slices
-/// long, at most [`crate::context::SPLIT_COUNTERS`] tiles and partial tiles that fit
+/// long (`NarrowMn` 2), at most [`crate::context::SPLIT_COUNTERS`] tiles and partial tiles that fit
 /// [`crate::context::SPLIT_WORKSPACE`]; otherwise `InvalidArgument`.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_with_plan(
@@ -1360,8 +1370,8 @@ fn check_rowdot_shape(op: &'static str, p: &GemmParams) -> Result<()> {
 
 /// The split-K part of a plan's check, shared by the f32 and the BF16 plans: 1 to
 /// [`plan::MAX_SPLITS`] splits, and more than one only for a kernel with a tile model
-/// (`model`) whose splits of k are long enough (4 slices; 2 in a cluster) and fit the counters
-/// and workspace (unless they run as one cluster).
+/// (`model`) whose splits of k are long enough (4 slices; 2 in a cluster or for `NarrowMn`) and
+/// fit the counters and workspace (unless they run as one cluster).
 fn check_splits(op: &'static str, kernel: impl std::fmt::Debug, model: Option<plan::TileModel>, splits: u32, params: &GemmParams) -> Result<()> {
     let invalid = |reason: String| Err(crate::Error::InvalidArgument { op, reason });
     if splits == 0 || splits > plan::MAX_SPLITS {
@@ -1887,8 +1897,8 @@ pub(crate) fn bf16_plan(
 
 /// [`gemm_bf16`] with the kernel and split-K count given (for tests and measurements). The
 /// plan must name a concrete kernel, and `splits` > 1 a kernel of [`plan::TileModel::of_bf16`]
-/// with every split at least 4 slices long and partial tiles that fit the workspace; otherwise
-/// `InvalidArgument`.
+/// with every split at least 4 slices long (`NarrowMn` 2) and partial tiles that fit the
+/// workspace; otherwise `InvalidArgument`.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_bf16_with_plan(
     gpu: &Gpu,
@@ -2519,6 +2529,10 @@ mod tests {
         assert_eq!(auto(1, 4096, 4096, false, true), GemmKernel::WarpDot);
         assert_eq!(auto(2048, 10, 1024, false, true), GemmKernel::RowDot);
         assert_ne!(auto(4096, 10, 1024, false, true), GemmKernel::RowDot);
+        // Its scalar path (k-rows of 314 floats, off 16 bytes) up to 8 rows per multiprocessor.
+        assert_eq!(auto(367, 2, 329, false, true), GemmKernel::RowDot);
+        assert_ne!(auto(2193, 10, 314, false, true), GemmKernel::RowDot);
+        assert_ne!(auto(2193, 10, 314, false, false), GemmKernel::RowDot);
         // Width 16 with k-rows that break 16-byte loads along G.
         assert!(!matches!(auto(6609, 12, 2773, true, true), GemmKernel::NarrowMn | GemmKernel::NarrowK));
         assert_eq!(auto(4, 7337, 2921, false, false), GemmKernel::NarrowMn);

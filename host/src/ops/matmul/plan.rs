@@ -97,6 +97,15 @@ pub const SPLIT_CHOICES: [u32; 11] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64];
 /// Fewest k-slices per split: shorter ranges spend more on the prologue and the serialized
 /// epilogue than they gain.
 const MIN_SLICES_PER_SPLIT: usize = 4;
+/// Fewest k-slices per split of the big-contiguous narrow kernel ([`GemmKernel::NarrowMn`]): 2
+/// (64 k, one turn of its 8 warps at 8 k-rows each), where the tiles take 4. Its few blocks
+/// (128 big indices each) otherwise stop splitting at a short k: f32 tn 10×4096×256 ran 7.8 µs
+/// in 4 splits against 8.7 in 2, nn 6×1041×257 6.1 in 5 against 8.2 in 2, tn 454×1×1813 6.3 in
+/// 29 against 6.8 in 15, 2000×7×1501 0.93–0.99 of its time (f32, TF32, BF16; H200,
+/// docs/runs/2026-11-28-s31/m2). The k-contiguous form keeps 4: a lane reads four k of every
+/// 128, so a 64-k split idles half the lanes, and it ran 1.03–1.39 times as long there (nt
+/// 1582×2×111 4.2 µs in 2 splits against 3.0 in 1, tt 4×112×2266 5.2 in 36 against 4.7 in 18).
+const NARROW_MN_MIN_SLICES: usize = 2;
 /// Fewest k-slices per split of a cluster split, whose blocks all finish a share of the tile
 /// (no serialized epilogue).
 const MIN_SLICES_PER_CLUSTER_SPLIT: usize = 2;
@@ -187,6 +196,9 @@ pub struct TileModel {
     /// Cost of each further split of a tile, in k-steps: its partial tile's round trip through
     /// the workspace.
     pub split: f64,
+    /// Fewest k-slices per split (not clustered): [`MIN_SLICES_PER_SPLIT`], or
+    /// [`NARROW_MN_MIN_SLICES`].
+    pub min_slices: usize,
     /// The `wgmma` kernels: up to [`MAX_CLUSTER_SPLITS`] splits of a tile run as one
     /// thread-block cluster and add their partial tiles through distributed shared memory, at
     /// this cost per element of the partial tile inside C (in the units of `split`), with no
@@ -221,7 +233,20 @@ type TileConstants = (usize, usize, usize, usize, usize, f64, f64, f64);
 impl TileModel {
     /// The model of a tile kernel without clusters.
     fn tile((bm, bn, bk, resident, warps, eff, fixed, split): TileConstants) -> Option<TileModel> {
-        Some(TileModel { bm, bn, bk, resident, warps, eff, fixed, split, cluster_split: None, cluster_fixed: 0.0, split_latency: 0.0 })
+        Some(TileModel {
+            bm,
+            bn,
+            bk,
+            resident,
+            warps,
+            eff,
+            fixed,
+            split,
+            min_slices: MIN_SLICES_PER_SPLIT,
+            cluster_split: None,
+            cluster_fixed: 0.0,
+            split_latency: 0.0,
+        })
     }
 
     /// The model of an FP32 CUDA-core tile: [`TileModel::tile`] with [`CUDA_CORE_SPLIT_LATENCY`].
@@ -241,6 +266,7 @@ impl TileModel {
         // (bm, bn, bk, resident, warps, eff, fixed, split): eff, fixed and split fitted to the
         // plans `gemm_plans` timed (see the module doc).
         let (t, wg, cc) = (TileModel::tile, TileModel::wgmma, TileModel::cuda_core);
+        let narrow_mn = |x| TileModel::tile(x).map(|m| TileModel { min_slices: NARROW_MN_MIN_SLICES, ..m });
         match kernel {
             GemmKernel::WarpTiledWide => cc((128, 256, 8, 1, 16, 1.0, 32.0, 64.0)),
             GemmKernel::WarpTiledFast => cc((128, 128, 16, 1, 16, 0.98, 0.0, 96.0)),
@@ -323,7 +349,7 @@ impl TileModel {
             GemmKernel::ColDot => t((4, 1024, 16, 2, 8, 0.25, 96.0, 64.0)),
             // The narrow side × a block's big indices (call it with `narrow_sides`): for
             // split-K's validity and workspace only (see `narrow`).
-            GemmKernel::NarrowMn => t((NARROW_MAX, kernels::matmul::NARROW_MN_BIG, kernels::matmul::NARROW_BK, 2, 8, 0.25, 96.0, 64.0)),
+            GemmKernel::NarrowMn => narrow_mn((NARROW_MAX, kernels::matmul::NARROW_MN_BIG, kernels::matmul::NARROW_BK, 2, 8, 0.25, 96.0, 64.0)),
             GemmKernel::NarrowK => t((NARROW_MAX, kernels::matmul::NARROW_K_BIG, kernels::matmul::NARROW_BK, 2, 8, 0.25, 96.0, 64.0)),
             _ => None,
         }
@@ -382,7 +408,7 @@ impl TileModel {
     pub fn slices_per_split(&self, k: usize, splits: u32) -> Option<usize> {
         let slices = k.div_ceil(self.bk).max(1);
         let per = slices.div_ceil(splits as usize);
-        let min = if self.clusters(splits) { MIN_SLICES_PER_CLUSTER_SPLIT } else { MIN_SLICES_PER_SPLIT };
+        let min = if self.clusters(splits) { MIN_SLICES_PER_CLUSTER_SPLIT } else { self.min_slices };
         let ok = splits == 1 || (per >= min && slices.div_ceil(per) == splits as usize);
         ok.then_some(per)
     }
@@ -1267,9 +1293,10 @@ const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 /// [`GemmKernel::NarrowMn`] and [`GemmKernel::NarrowK`] (f32 or bf16; `resident`: the blocks
 /// the compiled kernel keeps on a multiprocessor): memory-bound, so the rule is occupancy, over
 /// (narrow side, big side): the most splits of k that fit one wave (at most `resident` blocks
-/// per multiprocessor), each split at least 4 slices (128 k) long. Timed at every split count
-/// on 12 shapes in three layouts, the fastest was the last count inside one wave in nearly
-/// every case: a second wave, even a partial one, cost more than it split (f32 1×4096×4096:
+/// per multiprocessor), each split at least as long as the model allows (`NarrowMn` 64 k,
+/// `NarrowK` 128). Timed at every split count on 12 shapes in three layouts, the fastest was the
+/// last count inside one wave in nearly every case: a second wave, even a partial one, cost
+/// more than it split (f32 1×4096×4096:
 /// 28.8 µs at 6 splits of 32 blocks, 30.0 at 3 and 29.6 at 8; H100,
 /// docs/runs/2026-11-24-h100-s10/e3).
 pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
@@ -1508,6 +1535,15 @@ mod tests {
         assert_eq!(rowdot(8192, 4096, Multiprocessors::H100).splits, 1);
         // 8 blocks: split k (each split at least 512 long).
         assert_eq!(rowdot(64, 16384, Multiprocessors::H100).splits, 32);
+    }
+
+    #[test]
+    fn narrow_kernels_split_a_short_k_down_to_one_turn() {
+        // 32 blocks of 128 columns over k = 256: 4 splits of 64 k for the big-contiguous form.
+        assert_eq!(narrow(GemmKernel::NarrowMn, 2, 10, 4096, 256, Multiprocessors::H100).splits, 4);
+        // The k-contiguous form keeps splits of at least 128 k.
+        assert_eq!(narrow(GemmKernel::NarrowK, 2, 1582, 2, 111, Multiprocessors::H100).splits, 1);
+        assert_eq!(narrow(GemmKernel::NarrowK, 2, 6, 1041, 257, Multiprocessors::H100).splits, 2);
     }
 
     #[test]
