@@ -446,6 +446,15 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // What BF16 `Auto` runs in multicast pairs from k = 896 (1000³), and on the padded `wgmma`
+    // tiles past the short-k kernel's k (777×27×1555, rows of 27 elements), every layout.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for (m, k, n) in [(1000, 1000, 1000), (777, 27, 1555)] {
+            s.gpu(format!("gemm_bf16::Auto::pairs_and_padding::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::Auto, None, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)
+            });
+        }
+    }
     // The short-k kernels (k ≤ 32), f32 and bf16, every layout: k from 1 to 32, odd m and n (a
     // partial block and quad), one block and many, C rows of a multiple of 4 floats (16-byte
     // quads) and not, grids of 16-row blocks (64-row blocks would leave multiprocessors idle:

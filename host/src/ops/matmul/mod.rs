@@ -1070,11 +1070,21 @@ pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
 
 /// Whether BF16 `Auto` runs the short-k kernel on a product its `wgmma` path would pad first
 /// (`pad` > 0 elements: rows the copy engine cannot read), for k up to
-/// `kernels::matmul::SHORTK_MAX`: on outputs of [`SHORTK_PADDED_OUTPUTS`], where the padding
-/// pass and a short main loop cost the tensor-core tiles more than the CUDA cores take.
+/// [`SHORTK_PADDED_MAX_K`]: on outputs of [`SHORTK_PADDED_OUTPUTS`], where the padding pass and
+/// a short main loop cost the tensor-core tiles more than the CUDA cores take.
 fn shortk_instead_of_padding(m: usize, n: usize, k: usize, pad: usize) -> bool {
-    pad > 0 && (1..=kernels::matmul::SHORTK_MAX).contains(&k) && SHORTK_PADDED_OUTPUTS.contains(&m.saturating_mul(n))
+    pad > 0 && (1..=SHORTK_PADDED_MAX_K).contains(&k) && SHORTK_PADDED_OUTPUTS.contains(&m.saturating_mul(n))
 }
+
+/// Longest k of [`shortk_instead_of_padding`]. The short-k kernel's time grows with k (its
+/// FMAs on the CUDA cores), the padded `wgmma` plan's hardly. Re-timed with this session's
+/// kernels on nine products of 1.1–2.9 Mi outputs in every layout (H200,
+/// docs/runs/2026-11-28-s31/m4), it still won or tied up to k = 23 (300×5000×17 7.5–7.7 µs
+/// against 9.3–9.9 for `Auto`'s padded 64×64 tile; 387×4330×23 9.7–10.1 against 8.8–11.2), and
+/// lost from k = 25 in every layout (2501×1001×25 13.7–14.0 against 12.2–12.6 on the padded
+/// 64×128 tile, 1301×1699×31 14.8–15.0 against 12.0–14.5, 2753×975×32 15.0–15.1 against
+/// 10.8–12.6).
+pub const SHORTK_PADDED_MAX_K: usize = 24;
 
 /// Whether BF16 `Auto` runs a product its `wgmma` path would pad first (`pad` > 0) on the
 /// `mma.sync` tiles instead, which read any rows: one k-slice of theirs (k ≤
@@ -2434,7 +2444,7 @@ mod tests {
     }
 
     #[test]
-    fn bf16_auto_runs_short_k_instead_of_padding_only_on_mid_outputs() {
+    fn bf16_auto_runs_short_k_instead_of_padding_only_on_mid_outputs_and_a_short_k() {
         let bf16 = |m: usize, n: usize, k: usize| {
             let p = params(m, n, k, false, true);
             // Rows of k elements: padded when k is not a multiple of 8.
@@ -2442,7 +2452,10 @@ mod tests {
             bf16_plan(&p, (Transpose::No, Transpose::Yes), Bf16Kernel::Auto, pad, true, plan::Multiprocessors::H100, false).kernel
         };
         assert_eq!(bf16(387, 4330, 23), Bf16Kernel::ShortK);
-        assert_eq!(bf16(777, 1555, 27), Bf16Kernel::ShortK);
+        assert_eq!(bf16(300, 5000, 17), Bf16Kernel::ShortK);
+        // Past SHORTK_PADDED_MAX_K: the padded tiles.
+        assert_ne!(bf16(777, 1555, 27), Bf16Kernel::ShortK);
+        assert_ne!(bf16(2753, 975, 31), Bf16Kernel::ShortK);
         // Aligned k: no padding pass, the tiles.
         assert_ne!(bf16(387, 4330, 24), Bf16Kernel::ShortK);
         // Below and above the band.

@@ -1082,12 +1082,15 @@ pub const MAX_MULTICAST_SPLITS: u32 = 4;
 /// Least k per split of a multicast plan: below it a pair's cluster barriers and the lockstep of
 /// its two blocks cost more than the halved op(B) reads save (nt 2048×1024×784 on the 64×128
 /// tile 10.4 → 10.7 µs in pairs, tn 4096×1024×256 10.1 → 12.5; at k ≥ 1024 every unsplit
-/// 64×128 pair timed ran in 0.79–0.98 of its single blocks' time). Shorter splits in pairs
+/// 64×128 pair timed ran in 0.79–0.98 of its single blocks' time). Re-timed at k = 784–1000
+/// (H200, docs/runs/2026-11-28-s31/m4): pairs ran 1000³ in 0.87–0.93 of the single blocks'
+/// time, 2000×1000×1000 0.88–0.94 (against the 128×192 tile alone), 3000×700×1000 on the
+/// 128×192 tile 0.88–0.90, and 1024×784×784 0.97–0.99, so from 896. Shorter splits in pairs
 /// also ran faster (nn 128×1024×1024 in 4 splits 5.7 → 5.2 µs), but admitting them sent nn
 /// 2048×784×1024 to 2 splits of the 128×208 tile in pairs, 23.2 µs against 11.8 unsplit on
 /// the 64×128 one (H200, docs/runs/2026-11-28-s29/j2): the model's split costs are not fitted
 /// to pairs.
-pub const MULTICAST_MIN_K: usize = 1024;
+pub const MULTICAST_MIN_K: usize = 896;
 
 /// The `wgmma` tiles that run in multicast pairs (they have pair kernels), and their rate in
 /// pairs relative to single blocks (the model's eff scaled by it), fitted to every plan timed
@@ -1413,6 +1416,8 @@ mod tests {
         assert_eq!(pick((false, false), 512, 784, 4096), (Bf16Kernel::Wgmma64x128, 2, true));
         for layout in [(false, false), (false, true), (true, false), (true, true)] {
             assert_eq!(pick(layout, 3000, 3000, 3000), (Bf16Kernel::Wgmma128x192, 1, true));
+            // From k = 896 (MULTICAST_MIN_K).
+            assert_eq!(pick(layout, 1000, 1000, 1000), (Bf16Kernel::Wgmma64x128, 1, true));
         }
         // Short k per split, the 128×256 tile's products, odd tile rows: alone.
         assert!(!pick((false, true), 2048, 1024, 784).2);
