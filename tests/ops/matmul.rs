@@ -446,6 +446,16 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // What TF32 `Auto` runs on few rows or columns with a long k where one round of clusters
+    // is too few blocks: the 128×192 register-A tile in workspace splits (32×1024×4096 nn and tn
+    // in 12, tt in 16; tt 16×1536×4096 in 12), and its neighbours' plans, every layout.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for (m, k, n) in [(32, 4096, 1024), (16, 4096, 1536)] {
+            s.gpu(format!("gemm::Tf32Auto::streaming::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm(g, rng, GemmKernel::Tf32Auto, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, GemmTol::of(GemmKernel::Tf32Auto))
+            });
+        }
+    }
     // What BF16 `Auto` runs in multicast pairs from k = 896 (1000³), and on the padded `wgmma`
     // tiles past the short-k kernel's k (777×27×1555, rows of 27 elements), every layout.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {

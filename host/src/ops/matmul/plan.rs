@@ -827,11 +827,13 @@ pub const STREAM_MIN_FILL_PCT: usize = 67;
 /// the MN-major operand read into registers, no transposing pass (tn stages its short operand
 /// first), tiles over n×m when `rega` says it swaps); with both K-major and few rows, the 64×128 tile
 /// ([`GemmKernel::Tf32Wgmma64x128`]); each in the most splits one round holds
-/// ([`one_round_splits`]). Measured against the fastest of every plan timed (c1): nn
-/// 16/32/64×4096×4096 26.4–27.5 µs (the fastest), tn 30.3–31.4 (fastest 27.8–29.7), nn and tn
-/// 8×8192×8192 69.6 and 74.0 (the fastest), nt 16/32/64×4096×4096 22.6–24.4 (the fastest or
-/// within 2 %), nt 8×8192×8192 68.6. Not for few K-major columns: the 64×128 tile puts its 64
-/// rows along the long side there (nt 4096×16×4096: 60.3 µs in one round, the model's pick 32.7).
+/// ([`one_round_splits`]; the register-A tile on up to [`STREAM_WORKSPACE_MAX_ROWS`] rows or
+/// columns through the workspace where clusters are too few, [`workspace_round_splits`]). Measured
+/// against the fastest of every plan timed (c1): nn 16/32/64×4096×4096 26.4–27.5 µs (the fastest),
+/// tn 30.3–31.4 (fastest 27.8–29.7), nn and tn 8×8192×8192 69.6 and 74.0 (the fastest), nt
+/// 16/32/64×4096×4096 22.6–24.4 (the fastest or within 2 %), nt 8×8192×8192 68.6. Not for few
+/// K-major columns: the 64×128 tile puts its 64 rows along the long side there (nt 4096×16×4096:
+/// 60.3 µs in one round, the model's pick 32.7).
 pub fn stream_plan_tf32(wgmma: bool, rega: Option<(bool, usize)>, direct: bool, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<GemmPlan> {
     if !wgmma || !streams_long_operand(m, n, k) {
         return None;
@@ -841,8 +843,38 @@ pub fn stream_plan_tf32(wgmma: bool, rega: Option<(bool, usize)>, direct: bool, 
         None if direct && m <= STREAM_MAX_ROWS => (GemmKernel::Tf32Wgmma64x128, (m, n)),
         None => return None,
     };
-    let splits = one_round_splits(&TileModel::of(kernel)?, sm, sn, k, sms)?;
+    let model = TileModel::of(kernel)?;
+    let workspace = rega.is_some() && m.min(n) <= STREAM_WORKSPACE_MAX_ROWS;
+    let splits = one_round_splits(&model, sm, sn, k, sms).or_else(|| if workspace { workspace_round_splits(&model, sm, sn, k, sms) } else { None })?;
     Some(GemmPlan { kernel, splits })
+}
+
+/// Most rows or columns of a product [`workspace_round_splits`] takes. On 42 products drawn
+/// from the 584 of a grid (sides 8–64 by 512–2048, k 2048–16384, layouts nn, tn, tt) whose pick
+/// it changed, it ran the 27 of at most 32 rows or columns in 0.81 of the old time on geometric
+/// mean (nn 1000×16×8192 22.5 → 15.0 µs, 0.55 → 0.82 of cuBLAS; tt 24×1280×6000 20.2 → 13.0),
+/// the slowest 1.12× (nn 2048×32×16384); at 48 and 64, where the old pick was often the 64×128
+/// register-A tile, 5 of 15 ran slower, up to 1.35× (tn 1024×64×8192; H200,
+/// docs/runs/2026-11-28-s31/m10).
+pub const STREAM_WORKSPACE_MAX_ROWS: usize = 32;
+
+/// Where one round of clusters is too few blocks ([`one_round_splits`]: at most 8 splits of a
+/// tile), the streaming rule's register-A tile splits further through the workspace, up to
+/// [`STREAM_WORKSPACE_MAX_ROWS`] rows or columns: the most splits of [`SPLIT_CHOICES`] past a
+/// cluster whose blocks still run in one round (clusters of 8 placed as
+/// [`Multiprocessors::cluster_capacity`] allows, other counts one block per multiprocessor), if
+/// that round keeps [`STREAM_MIN_FILL_PCT`] % of the multiprocessors busy. TF32 nn
+/// 32×1024×16384 (8 tiles of the 128×192 tile over n×m) ran in 12 splits in 30.6 µs, in 8 (one
+/// cluster each) 36.8, in 16 (two rounds of clusters) 44.5, where the cost model's pick, the
+/// 64×128 register-A tile in 6 splits, took 38.8 (H200, docs/runs/2026-11-28-s31/m3).
+pub fn workspace_round_splits(model: &TileModel, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<u32> {
+    let tiles = model.tiles(m, n);
+    let one_round = |s: u32| {
+        let blocks = tiles * s as usize;
+        if model.clusters(s) { blocks / MAX_CLUSTER_SPLITS as usize <= sms.cluster_capacity(MAX_CLUSTER_SPLITS) } else { blocks <= sms.count }
+    };
+    let splits = SPLIT_CHOICES.into_iter().rev().find(|&s| s > MAX_CLUSTER_SPLITS && one_round(s) && model.cost(m, n, k, s, sms).is_some())?;
+    (100 * tiles * splits as usize >= STREAM_MIN_FILL_PCT * sms.count).then_some(splits)
 }
 
 /// BF16 `Auto`'s plan for a product of more than [`SLIM_MAX_COLUMNS`] and at most
@@ -1518,9 +1550,14 @@ mod tests {
         let m = TileModel::of(GemmKernel::Tf32Wgmma64x128).unwrap();
         assert_eq!(one_round_splits(&m, 64, 128 * 200, 4096, h), None);
         assert_eq!(one_round_splits(&m, 64, 128 * 100, 4096, h), Some(1));
-        // Too few tiles to fill two thirds of the multiprocessors in one round: the model.
+        // Too few tiles to fill two thirds of the multiprocessors in one round of clusters: the
+        // register-A tile up to 32 rows through the workspace (8 tiles × 12 splits), else the
+        // model.
         let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rega: Some((true, 0)), four_byte: false };
-        assert!(stream_plan_tf32(true, nn.rega, false, 32, 1024, 16384, h).is_none());
+        let wide = |splits| Some(GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits });
+        assert_eq!(stream_plan_tf32(true, nn.rega, false, 32, 1024, 16384, h), wide(12));
+        assert!(stream_plan_tf32(true, nn.rega, false, 64, 1024, 16384, h).is_none());
+        assert!(stream_plan_tf32(true, None, true, 32, 1024, 16384, h).is_none());
     }
 
     #[test]
