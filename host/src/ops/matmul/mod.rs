@@ -1286,8 +1286,8 @@ fn check_bf16_copy(op: &'static str, epilogue: &Epilogue<'_>, kernel: impl std::
 /// [`gemm`] with the kernel and split-K count given (for tests and measurements; [`gemm`]
 /// picks them with [`GemmKernel::plan_for`]). The plan must name a concrete kernel, and
 /// `splits` > 1 only a tile kernel of [`plan::TileModel`] with every split at least 4 slices
-/// long (`NarrowMn` 2), at most [`crate::context::SPLIT_COUNTERS`] tiles and partial tiles that fit
-/// [`crate::context::SPLIT_WORKSPACE`]; otherwise `InvalidArgument`.
+/// long (`NarrowMn` 2), at most [`crate::context::SPLIT_COUNTERS`] tiles and partial tiles that
+/// fit [`crate::context::SPLIT_WORKSPACE`]; otherwise `InvalidArgument`.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_with_plan(
     gpu: &Gpu,

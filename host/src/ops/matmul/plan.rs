@@ -804,10 +804,28 @@ pub fn streams_long_operand(m: usize, n: usize, k: usize) -> bool {
 /// in one round, 26.4 µs; 4 splits, two rounds of 30 and 2 clusters, 41.0; H200,
 /// docs/runs/2026-11-27-s23/c1). The narrow kernels follow the same rule ([`narrow`]).
 pub fn one_round_splits(model: &TileModel, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<u32> {
-    let tiles = model.tiles(m, n);
-    let fits = |s: u32| if s == 1 { tiles <= sms.count } else { model.clusters(s) && tiles <= sms.cluster_capacity(s) };
+    let fits = |s: u32| (s == 1 || model.clusters(s)) && runs_in_one_round(model, m, n, s, sms);
     let splits = (1..=MAX_CLUSTER_SPLITS).rev().find(|&s| fits(s) && model.cost(m, n, k, s, sms).is_some())?;
-    (100 * tiles * splits as usize >= STREAM_MIN_FILL_PCT * sms.count).then_some(splits)
+    fills_round(model, m, n, splits, sms)
+}
+
+/// Whether every block of an m×n product in `splits` splits runs in one round on `sms`: as
+/// clusters (up to [`MAX_CLUSTER_SPLITS`] splits, one per tile; multiples of it, clusters of
+/// that size) as many as [`Multiprocessors::cluster_capacity`] places, else one block per
+/// multiprocessor.
+fn runs_in_one_round(model: &TileModel, m: usize, n: usize, splits: u32, sms: Multiprocessors) -> bool {
+    let blocks = model.tiles(m, n) * splits as usize;
+    if model.clusters(splits) {
+        let size = splits.min(MAX_CLUSTER_SPLITS);
+        blocks / size as usize <= sms.cluster_capacity(size)
+    } else {
+        blocks <= sms.count
+    }
+}
+
+/// `splits`, if its round keeps at least [`STREAM_MIN_FILL_PCT`] % of the multiprocessors busy.
+fn fills_round(model: &TileModel, m: usize, n: usize, splits: u32, sms: Multiprocessors) -> Option<u32> {
+    (100 * model.tiles(m, n) * splits as usize >= STREAM_MIN_FILL_PCT * sms.count).then_some(splits)
 }
 
 /// Fewest multiprocessors, in percent, that the streaming rule's round keeps busy
@@ -868,13 +886,9 @@ pub const STREAM_WORKSPACE_MAX_ROWS: usize = 32;
 /// cluster each) 36.8, in 16 (two rounds of clusters) 44.5, where the cost model's pick, the
 /// 64×128 register-A tile in 6 splits, took 38.8 (H200, docs/runs/2026-11-28-s31/m3).
 pub fn workspace_round_splits(model: &TileModel, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<u32> {
-    let tiles = model.tiles(m, n);
-    let one_round = |s: u32| {
-        let blocks = tiles * s as usize;
-        if model.clusters(s) { blocks / MAX_CLUSTER_SPLITS as usize <= sms.cluster_capacity(MAX_CLUSTER_SPLITS) } else { blocks <= sms.count }
-    };
-    let splits = SPLIT_CHOICES.into_iter().rev().find(|&s| s > MAX_CLUSTER_SPLITS && one_round(s) && model.cost(m, n, k, s, sms).is_some())?;
-    (100 * tiles * splits as usize >= STREAM_MIN_FILL_PCT * sms.count).then_some(splits)
+    let fits = |s: u32| s > MAX_CLUSTER_SPLITS && runs_in_one_round(model, m, n, s, sms);
+    let splits = SPLIT_CHOICES.into_iter().rev().find(|&s| fits(s) && model.cost(m, n, k, s, sms).is_some())?;
+    fills_round(model, m, n, splits, sms)
 }
 
 /// BF16 `Auto`'s plan for a product of more than [`SLIM_MAX_COLUMNS`] and at most
@@ -980,19 +994,18 @@ pub const TF32_REGA_TRANSPOSE_MAX_K: usize = 384;
 pub const TF32_REGA_TRANSPOSE_EFF: f64 = 0.7;
 
 /// Up to this many FLOPs (2·m·n·k) `Tf32Auto` runs a product with an MN-major operand on the
-/// register-A kernel whatever the other tiles' models say, if m and n are both at least 64: on
-/// such products a block's
-/// time is mostly its fixed cost, which the model scales with the tile's area and so prices
-/// above the 64×64 tile's, while the register-A kernel is the only one that reads an MN-major
-/// operand with no staging or transposing pass. Measured on every such product of two calls
-/// (H100, docs/runs/2026-11-24-h100-s15/e7, e8; nn, tt and tn): up to 2³⁰ it was faster than
+/// register-A kernel whatever the other tiles' models say, if m and n are both at least 64: on such
+/// products a block's time is mostly its fixed cost, which the model scales with the tile's area
+/// and so prices above the 64×64 tile's, while the register-A kernel is the only one that reads an
+/// MN-major operand with no staging or transposing pass. Measured on every such product of two
+/// calls (H100, docs/runs/2026-11-24-h100-s15/e7, e8; nn, tt and tn): up to 2³⁰ it was faster than
 /// `Auto`'s pick or as fast (tt 256³ 5.4 µs against 7.7, nn 2048×784×128 6.4 against 12.1,
-/// 512×1024×1024 0.79–0.99 of `Auto`'s time), and past it it lost as often as it won
-/// (4096×784×256 5–9 % slower, 1024×4096×256 tt 3 %; 2048³ 10–19 %, where the model already
-/// keeps it off). Forced on fewer rows its 64×128 tile idles (e9: nn 8×8192×8192 102 → 178 µs,
-/// 32×1024×16384 34 → 41). With both operands MN-major (tn) it staged one first, and then
-/// only from k = 64 (at k = 32 the staging pass cost more than it saved: tn 1024×784×32 5.9 →
-/// 6.4); up to [`TF32_REGA_TRANSPOSE_MAX_K`] it now transposes op(B) in shared memory instead
+/// 512×1024×1024 0.79–0.99 of `Auto`'s time), and past it it lost as often as it won (4096×784×256
+/// 5–9 % slower, 1024×4096×256 tt 3 %; 2048³ 10–19 %, where the model already keeps it off). Forced
+/// on fewer rows its 64×128 tile idles (e9: nn 8×8192×8192 102 → 178 µs, 32×1024×16384 34 → 41).
+/// With both operands MN-major (tn) it staged one first, and then only from k = 64 (at k = 32 the
+/// staging pass cost more than it saved: tn 1024×784×32 5.9 → 6.4); up to
+/// [`TF32_REGA_TRANSPOSE_MAX_K`] it now transposes op(B) in shared memory instead
 /// ([`TF32_REGA_TRANSPOSE_EFF`]).
 pub const TF32_REGA_ALWAYS_FLOPS: f64 = (1u64 << 30) as f64;
 
@@ -1331,9 +1344,8 @@ const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 /// per multiprocessor), each split at least as long as the model allows (`NarrowMn` 64 k,
 /// `NarrowK` 128). Timed at every split count on 12 shapes in three layouts, the fastest was the
 /// last count inside one wave in nearly every case: a second wave, even a partial one, cost
-/// more than it split (f32 1×4096×4096:
-/// 28.8 µs at 6 splits of 32 blocks, 30.0 at 3 and 29.6 at 8; H100,
-/// docs/runs/2026-11-24-h100-s10/e3).
+/// more than it split (f32 1×4096×4096: 28.8 µs at 6 splits of 32 blocks, 30.0 at 3 and 29.6
+/// at 8; H100, docs/runs/2026-11-24-h100-s10/e3).
 pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (small, big) = kernels::matmul::narrow_sides(m, n);
     occupancy_plan(kernel, (small, big, k), resident, sms)
