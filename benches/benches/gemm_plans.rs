@@ -14,7 +14,7 @@
 //! prints CSV: precision, layout, m, n, k, plan, splits, ms, tflops, note. `--plans` keeps the
 //! plans whose kernel name is listed (`Auto`, `Wgmma64x64`, `Wgmma+aligned`: BF16 operands off
 //! the 32-byte sectors copied into aligned rows first, `Wgmma64x128+mc`: tiles in multicast
-//! pairs, …). `--profile N` runs each plan N times after its check instead of timing it: a
+//! pairs, `Wgmma64x128+mc2x2`: in clusters of 2 × 2 tiles, …). `--profile N` runs each plan N times after its check instead of timing it: a
 //! short, fixed list of launches for a profiler (Nsight Compute) to attribute. `--slim-max N`
 //! times the 64×32 tiles where their 32-wide side covers up to N rows or columns (default
 //! `SLIM_MAX_COLUMNS`, where `Auto` weighs them).
@@ -26,7 +26,9 @@ use benches::metrics::random_f32;
 use benches::torch_times::layout_transposes;
 use host::buffer_bf16::DeviceMatrixBf16;
 use host::ops::matmul::plan::{F32_TILES, SPLIT_CHOICES, TileModel, rows_off_sectors};
-use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan};
+use host::ops::matmul::{
+    Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, Multicast, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan,
+};
 use host::{DeviceMatrix, Gpu, Result};
 
 /// The default shapes (m, n, k): squares, the MLP's layers at a few batches, skinny and tall
@@ -159,18 +161,24 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), (m, n, k): (usize, usize,
             .collect();
         out.extend(aligned);
     }
-    // The `wgmma` plans again in multicast pairs, where the tile rows pair up.
+    // The `wgmma` plans again in multicast clusters of every shape that fits (pairs only where
+    // the tile rows pair up, as `Auto` runs them).
     if precision == "bf16" {
-        let pairs: Vec<Plan> = out
+        let shapes = [(2, 1), (2, 2)];
+        let clustered: Vec<Plan> = out
             .iter()
             .filter_map(|p| match p {
-                Plan::Bf16(b) if !b.align_rows => Some(Bf16Plan { multicast: true, ..*b }),
+                Plan::Bf16(b) if !b.align_rows => Some(*b),
                 _ => None,
             })
-            .filter(|b| b.multicast_fits(m, n))
+            .flat_map(|b| shapes.map(|(along_m, along_n)| Bf16Plan { multicast: Multicast { along_m, along_n }, ..b }))
+            .filter(|b| {
+                b.multicast_fits(m, n)
+                    && (b.multicast != Multicast::PAIRS || TileModel::of_bf16(b.kernel).is_some_and(|md| m.div_ceil(md.bm).is_multiple_of(2)))
+            })
             .map(Plan::Bf16)
             .collect();
-        out.extend(pairs);
+        out.extend(clustered);
     }
     narrow(&mut out, precision, m, n, k);
     if k <= kernels::matmul::SHORTK_MAX {

@@ -162,6 +162,13 @@ pub fn check_entries(ptx: &str, arch: &str, kernels: &[KernelInfo]) -> Vec<Strin
             failures.push(format!("{arch}: `{}` parameters (bytes, pointer) are {got:?} in PTX, {want:?} in Rust", k.name));
         }
     }
+    // And the other way: a kernel left out of the table is never looked up, so the host cannot
+    // launch it (eight new kernels once reached the GPU that way).
+    for e in &entries {
+        if !kernels.iter().any(|k| k.name == e.name) {
+            failures.push(format!("{arch}: kernel `{}` is in the PTX but not in the kernel table", e.name));
+        }
+    }
     failures
 }
 
@@ -346,6 +353,17 @@ mod tests {
         assert!(out.contains("foo_param_1\n)\n.maxntid 256, 1, 1\n.minnctapersm 2\n{"), "{out}");
         assert!(out.contains(".entry bar(\n)\n{"), "{out}");
         assert_eq!(patch_entries(&out, &ks).unwrap(), out, "applying twice changes nothing");
+    }
+
+    #[test]
+    fn entries_and_table_agree_both_ways() {
+        let ptx = ".visible .entry foo(\n)\n{\n}\n.visible .entry extra(\n)\n{\n}\n";
+        let k = |name, params| KernelInfo { name, params, min_arch: kernel_std::MinArch::Any, max_threads: 0, min_blocks: 0 };
+        let failures = check_entries(ptx, "sm_80", &[k("foo", &[]), k("gone", &[])]);
+        assert_eq!(failures.len(), 2, "{failures:?}");
+        assert!(failures[0].contains("`gone` is missing from the PTX"), "{failures:?}");
+        assert!(failures[1].contains("`extra` is in the PTX but not in the kernel table"), "{failures:?}");
+        assert!(check_entries(ptx, "sm_80", &[k("foo", &[]), k("extra", &[])]).is_empty());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use host::nn::data::{self, Dataset};
 use host::nn::gpu::{DeviceDataset, Trainer};
 use host::nn::train::{self, TrainConfig};
 use host::nn::{Activation, AdamParams, Architecture, Optimizer, Params, Precision, SgdParams, io};
-use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, Transpose, gemm, gemm_bf16, gemm_bf16_with_plan};
+use host::ops::matmul::{Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, Multicast, Transpose, gemm, gemm_bf16, gemm_bf16_with_plan};
 use host::ops::optim;
 use host::{DeviceMatrix, DeviceVector, Error, Gpu};
 use integration_tests::{Suite, assert_close, expect_err, gpu, uniform};
@@ -116,10 +116,11 @@ fn epilogue_copy(g: &Gpu, rng: &mut StdRng) -> Result<(), String> {
             }
             copy_matches(g, &c, &copy, &format!("{run} {m}×{n}×{k}"))?;
             if run == "bf16" && m == 1000 {
-                // The multicast pair kernels (one split and two, in a cluster), forced.
+                // The multicast cluster kernels (pairs in one split and two, 2×2 clusters), forced.
                 for plan in [
-                    Bf16Plan { multicast: true, ..Bf16Plan::new(Bf16Kernel::Wgmma128x192, 1) },
-                    Bf16Plan { multicast: true, ..Bf16Plan::new(Bf16Kernel::Wgmma64x128, 2) },
+                    Bf16Plan { multicast: Multicast::PAIRS, ..Bf16Plan::new(Bf16Kernel::Wgmma128x192, 1) },
+                    Bf16Plan { multicast: Multicast::PAIRS, ..Bf16Plan::new(Bf16Kernel::Wgmma64x128, 2) },
+                    Bf16Plan { multicast: Multicast::QUADS, ..Bf16Plan::new(Bf16Kernel::Wgmma64x128, 1) },
                 ] {
                     let mut c = gpu(DeviceMatrix::filled(g, m, n, f32::NAN))?;
                     gpu(copy.fill_bits(g, BF16_NAN))?;

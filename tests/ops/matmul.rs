@@ -2,8 +2,8 @@ use host::DeviceVector;
 use host::buffer_bf16::{DeviceMatrixBf16, bf16_to_f32, f32_to_bf16};
 use host::ops::matmul::plan::TileModel;
 use host::ops::matmul::{
-    Activation, Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan, gemm_with_plan,
-    matmul, matmul_into,
+    Activation, Bf16Kernel, Bf16Plan, Epilogue, GemmKernel, GemmPlan, MatmulKernel, Multicast, Transpose, gemm, gemm_bf16_with, gemm_bf16_with_plan,
+    gemm_with_plan, matmul, matmul_into,
 };
 use host::{DeviceMatrix, Error, reference};
 use integration_tests::assert_close;
@@ -548,6 +548,10 @@ pub fn register(s: &mut Suite) {
                     (8, 4096, 256, 16),
                     (136, 6100, 200, 24),
                     (72, 16384, 136, 64),
+                    // More 64×128 tiles than an H100 or H200 has multiprocessors: the four-stage
+                    // kernel (the others here fit one block per multiprocessor and run the
+                    // eight-stage one).
+                    (1160, 264, 1032, 1),
                 ] {
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
@@ -571,11 +575,14 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
-    // The BF16 wgmma tiles in multicast pairs (two tiles along m sharing op(B)), every layout:
-    // edge tiles, a ragged last slice (k = 776), K-major op(B) tiles past C in one half (n =
-    // 72, 200), 1–4 splits in one cluster of 2 × splits, copied rows. The 64×128 and 128×192
-    // tiles have pair kernels; the others, odd tile-row counts and 5 splits are refused
+    // The BF16 wgmma tiles in multicast clusters (tiles of a column sharing op(B), of a row
+    // op(A)), every layout and cluster shape: edge tiles, a ragged last slice (k = 776), K-major
+    // tiles past C in some pieces (n = 72, 200), tile grids padded to whole clusters (odd tile
+    // rows and columns, a single tile), 1–4 splits in one cluster with the multicast blocks,
+    // copied rows. The 64×128 and 128×192 tiles have kernels for pairs and 2 × 2 clusters; the
+    // other tiles and clusters, 5 splits and clusters of more than 8 blocks are refused
     // (`Bf16Plan::multicast_fits`).
+    let shapes = [(2, 1), (2, 2), (1, 2), (4, 2)];
     for kernel in BF16_WGMMA {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             s.gpu(format!("gemm_bf16::{kernel:?}::multicast::ta{}_tb{}", ta as u8, tb as u8), move |g, rng| {
@@ -585,16 +592,23 @@ pub fn register(s: &mut Suite) {
                     (392, 2048, 520, 4, false),
                     (128, 512, 264, 2, false),
                     (256, 776, 72, 2, true),
+                    (40, 136, 50, 1, false),
+                    (328, 520, 904, 1, false),
+                    (1160, 264, 1032, 1, false),
                     (256, 1024, 256, 5, false),
                 ];
-                for &(m, k, n, splits, align_rows) in &cases {
-                    let plan = Bf16Plan { align_rows, multicast: true, ..Bf16Plan::new(kernel, splits) };
-                    if !plan.multicast_fits(m, n) {
-                        expect_refused_bf16_plan(g, plan, (m, k, n), (ta, tb), &format!("multicast {kernel:?} in {splits} splits for {m}×{n}"))?;
-                        continue;
+                for (along_m, along_n) in shapes {
+                    let multicast = Multicast { along_m, along_n };
+                    for &(m, k, n, splits, align_rows) in &cases {
+                        let plan = Bf16Plan { align_rows, multicast, ..Bf16Plan::new(kernel, splits) };
+                        if !plan.multicast_fits(m, n) {
+                            let what = format!("multicast {along_m}×{along_n} {kernel:?} in {splits} splits for {m}×{n}");
+                            expect_refused_bf16_plan(g, plan, (m, k, n), (ta, tb), &what)?;
+                            continue;
+                        }
+                        check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                        check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
                     }
-                    check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
-                    check_bf16_plan(g, rng, kernel, Some(plan), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
                 }
                 Ok(())
             });
@@ -627,8 +641,10 @@ pub fn register(s: &mut Suite) {
         let a16 = gpu(DeviceMatrixBf16::from_f32(g, 64, 64, &[0.0; 64 * 64]))?;
         let plan = Bf16Plan { align_rows: true, ..Bf16Plan::new(Bf16Kernel::MmaTile64, 1) };
         bad("aligned rows for an mma.sync tile", gemm_bf16_with_plan(g, &a16, no, &a16, no, e, &mut c, plan))?;
-        let plan = Bf16Plan { multicast: true, ..Bf16Plan::new(Bf16Kernel::MmaTile64, 1) };
+        let plan = Bf16Plan { multicast: Multicast::PAIRS, ..Bf16Plan::new(Bf16Kernel::MmaTile64, 1) };
         bad("multicast pairs for an mma.sync tile", gemm_bf16_with_plan(g, &a16, no, &a16, no, e, &mut c, plan))?;
+        let plan = Bf16Plan { multicast: Multicast { along_m: 2, along_n: 8 }, ..Bf16Plan::new(Bf16Kernel::Wgmma64x128, 1) };
+        bad("a multicast cluster of 16 blocks", gemm_bf16_with_plan(g, &a16, no, &a16, no, e, &mut c, plan))?;
         for kernel in [GemmKernel::NarrowMn, GemmKernel::NarrowK] {
             bad("a narrow kernel on 17 rows and 17 columns", gemm(g, &tall, no, &wide, no, e, &mut c17x17, kernel))?;
             let (tall16, wide16) = (gpu(DeviceMatrixBf16::from_f32(g, 17, 64, &[0.0; 17 * 64]))?, gpu(DeviceMatrixBf16::from_f32(g, 64, 17, &[0.0; 64 * 17]))?);
@@ -739,7 +755,7 @@ pub fn check_bf16_plan(
     alpha: f32,
     beta: f32,
 ) -> Result<(), String> {
-    let (splits, align_rows, multicast) = (plan.map(|p| p.splits), plan.is_some_and(|p| p.align_rows), plan.is_some_and(|p| p.multicast));
+    let (splits, align_rows, multicast) = (plan.map(|p| p.splits), plan.is_some_and(|p| p.align_rows), plan.map_or(Multicast::OFF, |p| p.multicast));
     let round = |v: Vec<f32>| v.into_iter().map(|x| bf16_to_f32(f32_to_bf16(x))).collect::<Vec<f32>>();
     let (ashape, bshape) = (if ta { (k, m) } else { (m, k) }, if tb { (n, k) } else { (k, n) });
     let a = round(uniform(rng, m * k, -1.0, 1.0));
@@ -791,7 +807,7 @@ pub fn check_bf16_plan(
     let atol = 1e-4 * (k as f64).sqrt().max(1.0);
     let got = gpu(dc.to_host(g))?;
     assert_close(
-        &format!("gemm_bf16 {kernel:?} splits {splits:?} aligned {align_rows} multicast {multicast} ta={ta} tb={tb} {m}x{k}x{n}"),
+        &format!("gemm_bf16 {kernel:?} splits {splits:?} aligned {align_rows} multicast {multicast:?} ta={ta} tb={tb} {m}x{k}x{n}"),
         &got,
         &want,
         1e-4,

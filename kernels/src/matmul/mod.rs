@@ -135,11 +135,24 @@ pub struct GemmParams {
     /// per accumulator and leave it alone; the host refuses them a copy
     /// (`GemmKernel::writes_bf16_copy`).
     pub c_bf16: u64,
-    /// TMA multicast (the `wgmma` kernels only; 0 elsewhere): nonzero where blocks were launched
-    /// in pairs along the kernel's m (a 1-D grid of tile pairs, clusters of 2 along x, times
-    /// `cluster` along z), the two tiles of a pair sharing their op(B) tile: each block copies
-    /// half of op(B)'s boxes into both blocks' stages, so L2 serves op(B) once per pair.
+    /// TMA multicast (the BF16 `wgmma` cluster kernels only; 0 elsewhere): the cluster shape,
+    /// [`multicast_code`]`(along_m, along_n)`. Blocks were launched in clusters of
+    /// along_m × along_n tiles (a 1-D grid, clusters of along_m·along_n along x, times `cluster`
+    /// along z; the tile grid padded to whole clusters). The along_m tiles of one column share
+    /// their op(B) tile and the along_n tiles of one row their op(A) tile: each block copies its
+    /// share of the pieces of each ([`wgmma::multicast_pieces`]) into all the blocks that read
+    /// them, so L2 serves op(B) once per along_m tiles and op(A) once per along_n.
     pub multicast: u32,
+}
+
+/// [`GemmParams::multicast`] for clusters of `along_m` × `along_n` tiles.
+pub const fn multicast_code(along_m: u32, along_n: u32) -> u32 {
+    along_m | along_n << 4
+}
+
+/// The (along_m, along_n) cluster shape of a [`GemmParams::multicast`] code.
+pub const fn multicast_shape(code: u32) -> (u32, u32) {
+    (code & 15, code >> 4)
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)
@@ -191,17 +204,35 @@ pub fn grouped_tile() -> (usize, usize) {
     grouped_tile_of(block_idx_y() as usize * gx + block_idx_x() as usize, gx, gy)
 }
 
-/// [`grouped_tile`]'s order for block `id` of `gx` tile columns and `gy` tile rows. With `gy`
-/// even, blocks 2i and 2i + 1 get tiles of one column in rows 2j and 2j + 1 (the groups have an
-/// even number of rows, and so does the last): the pairs TMA multicast shares op(B) in.
+/// [`grouped_tile`]'s order for block `id` of `gx` tile columns and `gy` tile rows.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn grouped_tile_of(id: usize, gx: usize, gy: usize) -> (usize, usize) {
-    let per_group = TILE_GROUP_ROWS * gx;
-    let first = id / per_group * TILE_GROUP_ROWS;
-    let rows = if gy - first < TILE_GROUP_ROWS { gy - first } else { TILE_GROUP_ROWS };
+    grouped_tile_in(id, gx, gy, TILE_GROUP_ROWS)
+}
+
+/// [`grouped_tile_of`] in groups of `group_rows` rows.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn grouped_tile_in(id: usize, gx: usize, gy: usize, group_rows: usize) -> (usize, usize) {
+    let per_group = group_rows * gx;
+    let first = id / per_group * group_rows;
+    let rows = if gy - first < group_rows { gy - first } else { group_rows };
     let within = id % per_group;
     (first + within % rows, within / rows)
+}
+
+/// The tile of block `id` in clusters of `cm` × `cn` tiles ([`GemmParams::multicast`]) over a
+/// grid of `gx` × `gy` tiles padded to whole clusters: the clusters walk [`grouped_tile`]'s
+/// order over the grid of clusters (groups of [`TILE_GROUP_ROWS`] tile rows), and block i of a
+/// cluster takes tile (i % cm, i / cm) in it. For pairs (cm = 2, cn = 1) that is
+/// [`grouped_tile_of`]'s order on an even `gy`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub fn clustered_tile_of(id: usize, gx: usize, gy: usize, (cm, cn): (usize, usize)) -> (usize, usize) {
+    let (cluster, i) = (id / (cm * cn), id % (cm * cn));
+    let (row, col) = grouped_tile_in(cluster, gx.div_ceil(cn), gy.div_ceil(cm), (TILE_GROUP_ROWS / cm).max(1));
+    (row * cm + i % cm, col * cn + i / cm)
 }
 
 /// Applies α, bias, β·C and the activation to one accumulator and stores it. Shared by every

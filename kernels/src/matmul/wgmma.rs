@@ -114,6 +114,12 @@ pub const WG_WIDE: WgTile = WgTile { consumers: 2, bn: 256, stages: 4 };
 /// 64×128, four stages (97 KiB, two blocks per multiprocessor): four times the tiles of
 /// `WG_WIDE`, and one block's prologue and epilogue overlap the other's main loop.
 pub const WG_NARROW: WgTile = WgTile { consumers: 1, bn: 128, stages: 4 };
+/// `WG_NARROW` with eight stages (193 KiB, one block per multiprocessor), which the host runs
+/// instead wherever its grid holds at most one block per multiprocessor: a lone 64×128 block
+/// has only its own four stages (96 KiB) in flight, too few to cover L2's latency at the rate
+/// its one warpgroup multiplies.
+pub const WG_NARROW_DEEP: WgTile = WgTile { stages: 8, ..WG_NARROW };
+const _: () = assert!(WG_NARROW_DEEP.shared() as usize <= 227 * 1024);
 /// 128×208, four stages (193 KiB, one block per multiprocessor; BF16, and TF32 K-major): products whose n
 /// the 256-wide tile covers badly. n = 784 (the MLP's input layer) takes four 208-wide tiles
 /// (832 columns) where the 128×256 tile computes 1024: BF16 nt 4096×784×4096 ran 73 µs on it,
@@ -228,6 +234,24 @@ pub const fn mn_box(cols: usize) -> usize {
     if cols < WG_MN_BOX { cols } else { WG_MN_BOX }
 }
 
+/// Pieces each box of a `tile`-row operand tile is cut into along its outer dimension when the
+/// `group` blocks of a multicast cluster that share it copy it together
+/// ([`crate::matmul::GemmParams::multicast`]), each piece copied by one block into all of them:
+/// a K-major tile is one box, cut into `group` boxes of `tile / group` rows; an MN-major tile is
+/// boxes of [`mn_box`] columns, each cut along k where there are fewer boxes than blocks. The
+/// host encodes the piece's tensor map from it, the kernel walks the pieces by it (a power of
+/// two for groups of 1, 2 or 4: the producer divides by shifts).
+pub const fn multicast_pieces(mn: bool, tile: usize, group: usize) -> usize {
+    if group <= 1 {
+        return 1;
+    }
+    if !mn {
+        return group;
+    }
+    let boxes = tile.div_ceil(mn_box(tile));
+    if boxes >= group { 1 } else { group / boxes }
+}
+
 /// Rows of the edge box of a K-major tile of `rows` rows (the kernels that copy without
 /// transposing, 128-row tiles): a tile with at most this many rows inside C is copied in one
 /// such box instead of the whole tile's (64 when `rows` is a multiple of 64, else `rows`).
@@ -275,8 +299,14 @@ mod device {
         /// Whether the producers split both operands into TF32 heads and tails in shared memory
         /// and each k-step runs three `wgmma` ([`Tf32x3Split`]).
         const SPLIT: bool = false;
-        /// Whether blocks run in TMA multicast pairs ([`Bf16Pairs`]).
-        const MULTICAST: bool = false;
+        /// The TMA multicast cluster, tiles along m × along n ([`Bf16Pairs`], [`Bf16Quads`];
+        /// (1, 1): every block alone). A constant of the kernel: with the shape read from
+        /// `GemmParams::multicast` at run time, the loops over the cluster's peers and pieces
+        /// made the pairs' main loop 1.4–2.6× as long (nn 1024×784×4096 19.9 → 28.6–52 µs; H200,
+        /// docs/runs/2026-11-28-s32/n1, n2).
+        const CLUSTER: (usize, usize) = (1, 1);
+        /// Whether blocks run in multicast clusters.
+        const MULTICAST: bool = Self::CLUSTER.0 * Self::CLUSTER.1 > 1;
         /// One 64×(2·NACC)×KSTEP `wgmma` (`TA`/`TB`: MN-major operand).
         ///
         /// # Safety
@@ -293,9 +323,9 @@ mod device {
         }
     }
 
-    /// Declares a BF16 kind, its blocks alone or in TMA multicast pairs (`MULTICAST`).
+    /// Declares a BF16 kind, its blocks alone or in TMA multicast clusters (`CLUSTER`).
     macro_rules! bf16_kind {
-        ($(#[$doc:meta])* $name:ident, $multicast:literal) => {
+        ($(#[$doc:meta])* $name:ident, $cluster:expr) => {
             $(#[$doc])*
             pub struct $name;
             impl WgKind for $name {
@@ -303,7 +333,7 @@ mod device {
                 const KSTEP: usize = 16;
                 const BYTES: usize = 2;
                 const TRANSPOSES: bool = false;
-                const MULTICAST: bool = $multicast;
+                const CLUSTER: (usize, usize) = $cluster;
                 #[inline(always)]
                 unsafe fn mma<const TA: bool, const TB: bool, const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u64) {
                     // SAFETY: forwarded.
@@ -316,18 +346,26 @@ mod device {
     bf16_kind!(
         /// BF16, every block alone.
         Bf16,
-        false
+        (1, 1)
     );
     bf16_kind!(
         /// BF16 in TMA multicast pairs (`GemmParams::multicast`): kernels of their own, so that the
         /// pairs' barriers and branches stay out of the single-block kernels (compiled into them
         /// behind a runtime flag, they made the single-block plans 3.6 % slower over the BF16 sweep,
         /// up to 1.15× on the latency-bound ones: nt 64×1024×784 5.2 → 5.9 µs, 768³ 5.5 → 6.4; H100,
-        /// docs/runs/2026-11-28-s29/j3). Launch: a 1-D grid of ⌈m/bm⌉·⌈n/bn⌉ blocks (⌈m/bm⌉ even)
-        /// by the splits along z, in clusters of 2 along x by `p.cluster` (or 1) along z, with
-        /// `p.multicast` set and, for a K-major op(B), `edge_b` boxes of bn/2 rows.
+        /// docs/runs/2026-11-28-s29/j3). Launch, for clusters of cm × cn tiles: a 1-D grid of
+        /// ⌈⌈m/bm⌉/cm⌉·cm · ⌈⌈n/bn⌉/cn⌉·cn blocks by the splits along z, in clusters of cm·cn
+        /// along x by `p.cluster` (or 1) along z, `p.multicast` = `multicast_code(cm, cn)`, and in
+        /// `edge_a` (cn > 1) and `edge_b` (cm > 1) the maps of the operands' pieces
+        /// ([`multicast_pieces`]).
         Bf16Pairs,
-        true
+        (2, 1)
+    );
+    bf16_kind!(
+        /// BF16 in TMA multicast clusters of 2 × 2 tiles, sharing both operands (launched as
+        /// [`Bf16Pairs`] with cm = cn = 2).
+        Bf16Quads,
+        (2, 2)
     );
 
     pub struct Tf32;
@@ -810,12 +848,9 @@ mod device {
         let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
         let transposes = xa || xb;
         // TMA multicast ([`Bf16Pairs`], launched with `p.multicast`): this block's place in its
-        // pair (x within the cluster) and its peer's rank in the cluster (clusters of 2 along x
-        // by `p.cluster` along z: rank = x + 2·z within it).
+        // cluster of cm × cn tiles.
         let multicast = K::MULTICAST;
-        let pair_x = crate::thread::block_idx_x() as usize % 2;
-        let pair_z = if p.cluster != 0 { split_index(p) as usize % p.cluster as usize } else { 0 };
-        let peer = (2 * pair_z + (pair_x ^ 1)) as u32;
+        let mc = if multicast { McCluster::of(K::CLUSTER, p) } else { McCluster::ALONE };
         if tid == 0 {
             prefetch_tensormap(map_a);
             prefetch_tensormap(map_b);
@@ -826,9 +861,9 @@ mod device {
                     // With transposed operands, every producer thread also arrives once it has
                     // written its part of the stage.
                     mbarrier_init(full(s), if transposes { 1 + 128 } else { 1 });
-                    // With multicast, both blocks' consumers free a stage: either block's copies
-                    // write it in both.
-                    mbarrier_init(empty(s), (CONS * if multicast { 2 } else { 1 }) as u32);
+                    // With multicast, the consumers of every block this one's copies write into
+                    // free a stage: its column's and its row's.
+                    mbarrier_init(empty(s), (CONS * mc.writers()) as u32);
                 }
             }
             for r in 0..ring.slots {
@@ -838,7 +873,7 @@ mod device {
             fence_barrier_init();
         }
         if multicast {
-            // The peer's copies and arrivals may reach this block's barriers from here on.
+            // The others' copies and arrivals may reach this block's barriers from here on.
             cluster_sync();
         } else {
             sync_threads();
@@ -850,11 +885,13 @@ mod device {
         grid_dependency_wait();
         launch_dependents();
 
-        // The tile grid along the kernel's m and n (a 1-D grid of pairs with multicast).
+        // The tile grid along the kernel's m and n (a 1-D grid of clusters with multicast, padded
+        // to whole clusters: a block whose tile lies past C still copies its pieces of the
+        // operand it shares, and stores nothing).
         let (rows, cols) = if SWAP { (p.n as usize, p.m as usize) } else { (p.m as usize, p.n as usize) };
-        let tile_cols = if multicast { cols.div_ceil(bn) } else { crate::thread::grid_dim_x() as usize };
+        let tile_cols = if multicast { cols.div_ceil(bn).next_multiple_of(mc.cn) } else { crate::thread::grid_dim_x() as usize };
         let (tile_m, tile_n) = if multicast {
-            crate::matmul::grouped_tile_of(crate::thread::block_idx_x() as usize, tile_cols, rows.div_ceil(bm))
+            crate::matmul::clustered_tile_of(crate::thread::block_idx_x() as usize, tile_cols, rows.div_ceil(bm), (mc.cm, mc.cn))
         } else {
             crate::matmul::grouped_tile()
         };
@@ -888,13 +925,23 @@ mod device {
                 // 1.82 ms, e6), and into the 64-row tiles, BF16 and TF32 1024³ and 768³ 9–13 %
                 // (e7); their tiles past C have at most 64 rows or 64 columns past it anyway.
                 let edges = CONS > 1 && !K::PROMOTE;
-                let a = OperandBoxes::of(TA, WG_ROW_BYTES / K::BYTES, bm, rows - m0, edges, (map_a, edge_a));
-                let b = if multicast {
-                    OperandBoxes::halves(TB, mn_box(bn), bn, cols - n0, (map_b, edge_b))
+                // With multicast, an operand shared by several blocks is copied in pieces
+                // ([`multicast_pieces`]; the piece map in the edge slot), each block copying
+                // every group-th piece into all of them (op(A): the cn blocks of its tile row;
+                // op(B): the cm of its tile column).
+                let (a_in, b_in) = (rows.saturating_sub(m0), cols.saturating_sub(n0));
+                let a = if mc.cn > 1 {
+                    OperandBoxes::shared(TA, (WG_ROW_BYTES / K::BYTES, K::BK), bm, a_in, mc.cn, (map_a, edge_a))
                 } else {
-                    OperandBoxes::of(TB, mn_box(bn), bn, cols - n0, edges, (map_b, edge_b))
+                    OperandBoxes::of(TA, WG_ROW_BYTES / K::BYTES, bm, a_in, edges, (map_a, edge_a))
+                };
+                let b = if mc.cm > 1 {
+                    OperandBoxes::shared(TB, (mn_box(bn), K::BK), bn, b_in, mc.cm, (map_b, edge_b))
+                } else {
+                    OperandBoxes::of(TB, mn_box(bn), bn, b_in, edges, (map_b, edge_b))
                 };
                 let landed = ((a.count * a.rows + b.count * b.rows) * WG_ROW_BYTES) as u32;
+                let (row_mask, column_mask) = (mc.row_mask(), mc.column_mask());
                 for kt in 0..ktiles {
                     let s = kt % STAGES;
                     let (ka, kb) = x3_slices(p, first + kt);
@@ -907,10 +954,13 @@ mod device {
                             mbarrier_wait(empty(s), ((kt / STAGES - 1) & 1) as u32);
                         }
                         mbarrier_arrive_expect_tx(full(s), landed);
-                        a.load(a_dst, m0, ka, full(s));
-                        if multicast {
-                            // Every other box of op(B), into both blocks of the pair.
-                            b.load_multicast(b_dst, n0, kb, full(s), pair_x, 0b11 << (2 * pair_z));
+                        if mc.cn > 1 {
+                            a.load_multicast(a_dst, m0, ka, full(s), (mc.col, mc.cn), row_mask);
+                        } else {
+                            a.load(a_dst, m0, ka, full(s));
+                        }
+                        if mc.cm > 1 {
+                            b.load_multicast(b_dst, n0, kb, full(s), (mc.row, mc.cm), column_mask);
                         } else {
                             b.load(b_dst, n0, kb, full(s));
                         }
@@ -921,6 +971,7 @@ mod device {
         } else {
             // Consumer warpgroup cw computes rows 64·cw.. of the tile.
             let cw = wg - 1;
+            let peers = mc.peers();
             let mut d = [0f32; NACC];
             // The f32 sums of the slices (promoting kinds only).
             let mut sum = [0f32; NACC];
@@ -978,9 +1029,9 @@ mod device {
                         unroll_acc(&mut sum, &mut d);
                     }
                     if tid % 128 == 0 {
-                        // SAFETY: initialized barriers (the peer's: live until the cluster
+                        // SAFETY: initialized barriers (the others': live until the cluster
                         // barrier before the epilogue).
-                        unsafe { release(empty(kt % STAGES), multicast, peer) };
+                        unsafe { release(empty(kt % STAGES), multicast, peers) };
                     }
                     kt += 1;
                     if kt >= ktiles {
@@ -992,7 +1043,7 @@ mod device {
                 wgmma_wait::<1>();
                 if kt > 0 && tid % 128 == 0 {
                     // SAFETY: as above.
-                    unsafe { release(empty((kt - 1) % STAGES), multicast, peer) };
+                    unsafe { release(empty((kt - 1) % STAGES), multicast, peers) };
                 }
                 kt += 1;
                 if kt >= ktiles {
@@ -1045,7 +1096,7 @@ mod device {
         // consumers alone, the narrow tile's store loop (one warp per scheduler, 16 quads per
         // thread) took as long as its main loop (Nsight Compute, 256×1024×1024).
         if multicast {
-            // Also: no block leaves, and no stage is overwritten, while the peer may still
+            // Also: no block leaves, and no stage is overwritten, while another block may still
             // arrive on its barriers.
             cluster_sync();
         } else {
@@ -1059,10 +1110,10 @@ mod device {
             unsafe { staged.add((idx / (bn / 4)) * ldc + 4 * (idx % (bn / 4))) as *mut F32x4 }
         };
         // The staged tile's rows inside C (the rest would only be bounds-checked away).
-        let rows = opaque(bm.min(p.m as usize - m0));
+        let rows = opaque(bm.min((p.m as usize).saturating_sub(m0)));
         let act = crate::math::Activation::from_code(p.act);
         // Quads of C per staged row (the splits move only those).
-        let cq = opaque(bn.min(p.n as usize - n0).div_ceil(4));
+        let cq = opaque(bn.min((p.n as usize).saturating_sub(n0)).div_ceil(4));
         if p.splits > 1 && p.cluster != 0 {
             // Split-K in clusters: every block has its partial tile staged in its own shared
             // memory. Block z (rank z % cluster in its cluster) finishes rows rank·share.. of
@@ -1101,8 +1152,8 @@ mod device {
                 }
             };
             let quads = (base, ldc, first_row, cq, own, csize, tid, threads);
-            // Split g's block: rank g, or 2·g + x with multicast pairs.
-            let ranks = if multicast { (2, pair_x as u32) } else { (1, 0) };
+            // Split g's block: rank g, or (cm·cn)·g + this block's place in its multicast cluster.
+            let ranks = ((mc.cm * mc.cn) as u32, mc.place as u32);
             // SAFETY (each): every rank's staged tile was published by the barrier above and
             // stays live until the barrier below; the share's quads lie inside it.
             unsafe {
@@ -1371,6 +1422,10 @@ mod device {
         rows: usize,
         count: usize,
         map: u64,
+        /// Pieces per box along k (MN-major boxes shared by a multicast cluster; 1 elsewhere).
+        pieces: usize,
+        /// k per piece (MN-major boxes shared by a multicast cluster).
+        piece_k: usize,
     }
 
     impl OperandBoxes {
@@ -1383,45 +1438,56 @@ mod device {
             if mn {
                 let all = tile.div_ceil(mn_box);
                 let count = if edges { all.min(inside.div_ceil(mn_box)) } else { all };
-                return OperandBoxes { mn, rows: mn_box, count, map };
+                return OperandBoxes { mn, rows: mn_box, count, map, pieces: 1, piece_k: 0 };
             }
             let edge = edges && kmajor_box_rows(tile) < tile && inside <= kmajor_box_rows(tile);
-            if edge { OperandBoxes { mn, rows: kmajor_box_rows(tile), count: 1, map: edge_map } } else { OperandBoxes { mn, rows: tile, count: 1, map } }
+            let rows = if edge { kmajor_box_rows(tile) } else { tile };
+            OperandBoxes { mn, rows, count: 1, map: if edge { edge_map } else { map }, pieces: 1, piece_k: 0 }
         }
 
-        /// The boxes of a multicast pair's shared `tile`-row op(B) tile with `inside` of its rows
-        /// inside C, those past C skipped: MN-major as [`OperandBoxes::of`]'s; K-major, two
-        /// boxes of half the tile's rows from `maps.1` (the host's half-tile map), so each block
-        /// of the pair copies one ([`OperandBoxes::load_multicast`]).
+        /// The pieces of a `tile`-row operand tile shared by the `group` blocks of a multicast
+        /// cluster, with `inside` of its rows inside C, boxes past C skipped
+        /// ([`multicast_pieces`]): K-major, `group` boxes of `tile / group` rows from
+        /// `maps.1`; MN-major, [`OperandBoxes::of`]'s boxes, each cut into as many pieces along
+        /// k (`bk` per stage; from `maps.1` where more than one).
         #[inline(always)]
-        fn halves(mn: bool, mn_box: usize, tile: usize, inside: usize, (map, half_map): (u64, u64)) -> OperandBoxes {
+        fn shared(mn: bool, (mn_box, bk): (usize, usize), tile: usize, inside: usize, group: usize, (map, piece_map): (u64, u64)) -> OperandBoxes {
+            let pieces = multicast_pieces(mn, tile, group);
             if mn {
-                return OperandBoxes::of(true, mn_box, tile, inside, true, (map, half_map));
+                let boxes = OperandBoxes::of(true, mn_box, tile, inside, true, (map, piece_map));
+                return OperandBoxes { pieces, piece_k: bk / pieces, map: if pieces > 1 { piece_map } else { map }, ..boxes };
             }
-            let rows = tile / 2;
-            OperandBoxes { mn, rows, count: inside.div_ceil(rows).min(2), map: half_map }
+            let rows = tile / pieces;
+            OperandBoxes { mn, rows, count: inside.div_ceil(rows).min(pieces), map: piece_map, pieces: 1, piece_k: 0 }
         }
 
-        /// [`OperandBoxes::load`] of the boxes j with j % 2 = `pair_x`, each into the blocks of
-        /// the cluster in `mask` at once.
+        /// [`OperandBoxes::load`] of the pieces j with j % `group` = `first` (`pieces` per box,
+        /// piece j landing j/pieces of a box's bytes on), each into the blocks of the cluster in
+        /// `mask` at once.
         ///
         /// # Safety
         /// As `tma_load_2d_multicast`: every block in `mask` has room for the boxes at `dst` and
         /// expects their bytes on `bar`.
         #[inline(always)]
-        unsafe fn load_multicast(self, dst: u32, x0: usize, k: i32, bar: u32, pair_x: usize, mask: u16) {
-            let mut j = pair_x;
-            while j < self.count {
-                let (dst, x) = (dst + (j * self.rows * WG_ROW_BYTES) as u32, (x0 + j * self.rows) as i32);
+        unsafe fn load_multicast(self, dst: u32, x0: usize, k: i32, bar: u32, (first, group): (usize, usize), mask: u16) {
+            // 32-bit, and shifts for the powers of two (the producer thread runs this once per
+            // k-slice).
+            let shift = self.pieces.trailing_zeros();
+            let (rows, piece_k, x0) = (self.rows as u32, self.piece_k as u32, x0 as u32);
+            let piece_bytes = (rows * WG_ROW_BYTES as u32) >> shift;
+            let (end, mut j) = ((self.count as u32) << shift, first as u32);
+            while j < end {
+                let at = dst + j * piece_bytes;
                 // SAFETY: forwarded.
                 unsafe {
                     if self.mn {
-                        tma_load_2d_multicast(dst, self.map, x, k, bar, mask);
+                        let (x, kp) = (x0 + (j >> shift) * rows, k + ((j & ((1 << shift) - 1)) * piece_k) as i32);
+                        tma_load_2d_multicast(at, self.map, x as i32, kp, bar, mask);
                     } else {
-                        tma_load_2d_multicast(dst, self.map, k, x, bar, mask);
+                        tma_load_2d_multicast(at, self.map, k, (x0 + j * rows) as i32, bar, mask);
                     }
                 }
-                j += 2;
+                j += group as u32;
             }
         }
 
@@ -1449,19 +1515,94 @@ mod device {
     }
 
     /// A consumer warpgroup's release of the stage whose empty barrier is at `bar`: in this
-    /// block, and with `multicast` in the `peer` block too (whose copies also write the stage).
+    /// block, and with `multicast` in every other block whose copies also write the stage (its
+    /// tile column's and its tile row's in the cluster `mc`).
     ///
     /// # Safety
-    /// `bar` is an initialized barrier; with `multicast`, the peer's is too and stays live (a
+    /// `bar` is an initialized barrier; with `multicast`, the others' are too and stay live (a
     /// cluster barrier follows the main loop).
     #[inline(always)]
-    unsafe fn release(bar: u32, multicast: bool, peer: u32) {
+    unsafe fn release(bar: u32, multicast: bool, peers: u32) {
         // SAFETY: forwarded.
         unsafe {
             mbarrier_arrive(bar);
             if multicast {
-                mbarrier_arrive_cluster(map_shared_rank(bar, peer));
+                // One arrival per peer, walking the set bits: the consumers run this between
+                // two k-slices, so it stays a few instructions per peer (loops over the cluster's
+                // rows and columns here made the pairs' main loop 2.6× as long: nn
+                // 1024×784×4096 19.9 → 52 µs, H200, docs/runs/2026-11-28-s32/n1).
+                let mut rest = peers;
+                while rest != 0 {
+                    mbarrier_arrive_cluster(map_shared_rank(bar, rest.trailing_zeros()));
+                    rest &= rest - 1;
+                }
             }
+        }
+    }
+
+    /// A block's place in its TMA multicast cluster of `cm` × `cn` tiles
+    /// ([`GemmParams::multicast`]): tile (`row`, `col`) of it, block `place` along x, the
+    /// cluster's ranks from `base` (its split's along z).
+    #[derive(Clone, Copy)]
+    struct McCluster {
+        cm: usize,
+        cn: usize,
+        row: usize,
+        col: usize,
+        place: usize,
+        base: usize,
+    }
+
+    impl McCluster {
+        /// A block alone.
+        const ALONE: McCluster = McCluster { cm: 1, cn: 1, row: 0, col: 0, place: 0, base: 0 };
+
+        /// This block's place in clusters of `cm` × `cn` tiles (the kind's: `p.multicast` says
+        /// the same).
+        #[inline(always)]
+        fn of((cm, cn): (usize, usize), p: &GemmParams) -> McCluster {
+            let place = crate::thread::block_idx_x() as usize % (cm * cn);
+            let z = if p.cluster != 0 { split_index(p) as usize % p.cluster as usize } else { 0 };
+            McCluster { cm, cn, row: place % cm, col: place / cm, place, base: z * cm * cn }
+        }
+
+        /// The cluster rank of tile (i, j) of this block's split.
+        #[inline(always)]
+        fn rank(self, i: usize, j: usize) -> u32 {
+            (self.base + i + self.cm * j) as u32
+        }
+
+        /// Blocks whose copies write into this block's stages: its tile column's and row's.
+        #[inline(always)]
+        fn writers(self) -> usize {
+            self.cm + self.cn - 1
+        }
+
+        /// The other blocks whose copies write into this block's stages (its tile column's and
+        /// row's), as a mask of cluster ranks: the consumers release each stage in them too.
+        #[inline(always)]
+        fn peers(self) -> u32 {
+            (u32::from(self.row_mask()) | u32::from(self.column_mask())) & !(1 << self.rank(self.row, self.col))
+        }
+
+        /// The blocks of this block's tile row (they share op(A)).
+        #[inline(always)]
+        fn row_mask(self) -> u16 {
+            let mut mask = 0;
+            for j in 0..self.cn {
+                mask |= 1 << self.rank(self.row, j);
+            }
+            mask
+        }
+
+        /// The blocks of this block's tile column (they share op(B)).
+        #[inline(always)]
+        fn column_mask(self) -> u16 {
+            let mut mask = 0;
+            for i in 0..self.cm {
+                mask |= 1 << self.rank(i, self.col);
+            }
+            mask
         }
     }
 
@@ -1660,6 +1801,48 @@ wgmma_four_layouts!(
     gemm_wgmma_bf16_kn_128x192_pairs,
     gemm_wgmma_bf16_mk_128x192_pairs,
     gemm_wgmma_bf16_mn_128x192_pairs
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 64×128 tile, eight stages ([`WG_NARROW_DEEP`])",
+    Bf16,
+    WG_NARROW_DEEP,
+    256,
+    1,
+    gemm_wgmma_bf16_kk_64x128_deep,
+    gemm_wgmma_bf16_kn_64x128_deep,
+    gemm_wgmma_bf16_mk_64x128_deep,
+    gemm_wgmma_bf16_mn_64x128_deep
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 64×128 tile, eight stages ([`WG_NARROW_DEEP`]), in TMA multicast pairs (`device::Bf16Pairs`)",
+    Bf16Pairs,
+    WG_NARROW_DEEP,
+    256,
+    1,
+    gemm_wgmma_bf16_kk_64x128_deep_pairs,
+    gemm_wgmma_bf16_kn_64x128_deep_pairs,
+    gemm_wgmma_bf16_mk_64x128_deep_pairs,
+    gemm_wgmma_bf16_mn_64x128_deep_pairs
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 64×128 tile ([`WG_NARROW`]) in TMA multicast clusters of 2 × 2 tiles (`device::Bf16Quads`)",
+    Bf16Quads,
+    WG_NARROW,
+    256,
+    2,
+    gemm_wgmma_bf16_kk_64x128_quads,
+    gemm_wgmma_bf16_kn_64x128_quads,
+    gemm_wgmma_bf16_mk_64x128_quads,
+    gemm_wgmma_bf16_mn_64x128_quads
+);
+wgmma_four_layouts!(
+    "C = act(α·op(A)·op(B) + bias + β·C) in bf16 on the 128×192 tile ([`WG_WIDE_192`]) in TMA multicast clusters of 2 × 2 tiles (`device::Bf16Quads`)",
+    Bf16Quads,
+    WG_WIDE_192,
+    gemm_wgmma_bf16_kk_128x192_quads,
+    gemm_wgmma_bf16_kn_128x192_quads,
+    gemm_wgmma_bf16_mk_128x192_quads,
+    gemm_wgmma_bf16_mn_128x192_quads
 );
 wgmma_kernel!(
     /// `gemm_wgmma_tf32_kk` on the 128×208 tile (K-major operands only: MN-major ones are

@@ -1770,36 +1770,85 @@ pub struct Bf16Plan {
     /// ([`plan::rows_off_sectors`]) are first copied into rows of a multiple of 256 bytes in this
     /// stream's staging buffer (`Auto`: where [`plan::align_rows_pays`]).
     pub align_rows: bool,
-    /// The 64×128 and 128×192 `wgmma` tiles only: blocks run in pairs of tiles along m that
-    /// share their op(B) tile, each copying half of it into both (TMA multicast,
-    /// `GemmParams::multicast`). Needs an even number of tile rows and at most
-    /// [`plan::MAX_MULTICAST_SPLITS`] splits (`Auto`: where [`plan::choose_bf16_multicast`]
-    /// prices pairs cheaper).
-    pub multicast: bool,
+    /// The 64×128 and 128×192 `wgmma` tiles only: blocks run in clusters of tiles that share
+    /// their operand tiles through TMA multicast ([`Multicast`], `GemmParams::multicast`;
+    /// `Auto`: where [`plan::choose_bf16_multicast`] prices them cheaper).
+    pub multicast: Multicast,
+}
+
+/// Clusters of `along_m` × `along_n` output tiles whose blocks share their operand tiles: the
+/// tiles of one column share op(B), those of one row op(A), and each block copies its share of
+/// the pieces of both into all the blocks that read them (TMA multicast), so L2 serves op(B)
+/// once per `along_m` tiles and op(A) once per `along_n`. The kernels exist for pairs along m
+/// and 2 × 2 ([`Bf16Plan::multicast_fits`]); the cluster, times the plan's splits, holds at
+/// most 8 blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Multicast {
+    pub along_m: u8,
+    pub along_n: u8,
+}
+
+impl Multicast {
+    /// Every block alone.
+    pub const OFF: Multicast = Multicast { along_m: 1, along_n: 1 };
+    /// Pairs of tiles along m sharing op(B).
+    pub const PAIRS: Multicast = Multicast { along_m: 2, along_n: 1 };
+    /// 2 × 2 tiles, sharing both operands.
+    pub const QUADS: Multicast = Multicast { along_m: 2, along_n: 2 };
+
+    /// Whether blocks run in clusters at all.
+    pub fn is_on(self) -> bool {
+        self.blocks() > 1
+    }
+
+    /// Blocks per cluster.
+    pub fn blocks(self) -> u32 {
+        u32::from(self.along_m) * u32::from(self.along_n)
+    }
+
+    /// `GemmParams::multicast`: 0 for [`Multicast::OFF`].
+    fn code(self) -> u32 {
+        if self.is_on() { kernels::matmul::multicast_code(self.along_m.into(), self.along_n.into()) } else { 0 }
+    }
+
+    /// The plan-label suffix: `+mc` for pairs, `+mc2x2` and the like for the others.
+    fn suffix(self) -> String {
+        match self {
+            _ if !self.is_on() => String::new(),
+            Multicast::PAIRS => "+mc".into(),
+            Multicast { along_m, along_n } => format!("+mc{along_m}x{along_n}"),
+        }
+    }
 }
 
 impl Bf16Plan {
     /// `kernel` in `splits` splits, its operands read as they are stored, one block per tile.
     pub fn new(kernel: Bf16Kernel, splits: u32) -> Bf16Plan {
-        Bf16Plan { kernel, splits, align_rows: false, multicast: false }
+        Bf16Plan { kernel, splits, align_rows: false, multicast: Multicast::OFF }
     }
 
     /// The kernel's name, with `+aligned` where the operands are copied first and `+mc` where
-    /// pairs of blocks share op(B) (the plan column of `gemm_plans` and `auto_plan`).
+    /// blocks share operand tiles (`+mc`: pairs along m, `+mc2x2`: clusters of 2 × 2 tiles; the
+    /// plan column of `gemm_plans` and `auto_plan`).
     pub fn label(&self) -> String {
-        format!("{:?}{}{}", self.kernel, if self.align_rows { "+aligned" } else { "" }, if self.multicast { "+mc" } else { "" })
+        format!("{:?}{}{}", self.kernel, if self.align_rows { "+aligned" } else { "" }, self.multicast.suffix())
     }
 
-    /// Whether [`Bf16Plan::multicast`] can run this plan on an m×n product: the 64×128 or
-    /// 128×192 tile (the pair kernels), an even number of tile rows and at most
-    /// [`plan::MAX_MULTICAST_SPLITS`] splits, in one cluster.
+    /// Whether [`Bf16Plan::multicast`] can run this plan on an m×n product: a tile and cluster
+    /// with a cluster kernel (pairs and 2 × 2 on the 64×128 and 128×192 tiles), at most
+    /// [`plan::MAX_MULTICAST_SPLITS`] splits, and the splits of a tile in one cluster with its
+    /// multicast blocks (at most 8 blocks in all). The tile grid is padded to whole clusters,
+    /// so any m×n fits.
     pub fn multicast_fits(&self, m: usize, n: usize) -> bool {
-        // The layout does not decide which tiles have pair kernels.
-        let paired = |&tile: &kernels::matmul::WgTile| !self.kernel.swaps() && wgmma_bf16_pairs(Transpose::No, Transpose::No, tile).is_some();
-        let Some(tile) = self.kernel.wgmma_tile().filter(paired) else { return false };
-        let (tm, _) = self.kernel.tile_space(m, n);
+        let _ = (m, n);
+        // The layout does not decide which tiles have cluster kernels.
+        let clustered =
+            |&tile: &kernels::matmul::WgTile| !self.kernel.swaps() && wgmma_bf16_clustered(Transpose::No, Transpose::No, tile, self.multicast).is_some();
+        if self.kernel.wgmma_tile().filter(clustered).is_none() {
+            return false;
+        }
         let clustered = self.splits == 1 || plan::TileModel::of_bf16(self.kernel).is_some_and(|md| md.clusters(self.splits));
-        tm.div_ceil(tile.bm()).is_multiple_of(2) && self.splits <= plan::MAX_MULTICAST_SPLITS && clustered
+        self.splits <= plan::MAX_MULTICAST_SPLITS && clustered && self.multicast.blocks() * self.splits <= kernels::matmul::MAX_CLUSTER_SPLITS as u32
     }
 }
 
@@ -1987,7 +2036,12 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     let w208 = tile == km::WG_WIDE_208;
     let w192 = tile == km::WG_WIDE_192;
     let slim = tile == km::WG_SLIM;
+    let deep = tile == km::WG_NARROW_DEEP;
     match (ta, tb) {
+        (Transpose::No, Transpose::Yes) if deep => k(&km::GEMM_WGMMA_BF16_KK_64X128_DEEP, km::gemm_wgmma_bf16_kk_64x128_deep),
+        (Transpose::No, Transpose::No) if deep => k(&km::GEMM_WGMMA_BF16_KN_64X128_DEEP, km::gemm_wgmma_bf16_kn_64x128_deep),
+        (Transpose::Yes, Transpose::Yes) if deep => k(&km::GEMM_WGMMA_BF16_MK_64X128_DEEP, km::gemm_wgmma_bf16_mk_64x128_deep),
+        (Transpose::Yes, Transpose::No) if deep => k(&km::GEMM_WGMMA_BF16_MN_64X128_DEEP, km::gemm_wgmma_bf16_mn_64x128_deep),
         (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32, km::gemm_wgmma_bf16_kk_64x32),
         (Transpose::No, Transpose::No) if slim => k(&km::GEMM_WGMMA_BF16_KN_64X32, km::gemm_wgmma_bf16_kn_64x32),
         (Transpose::Yes, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_MK_64X32, km::gemm_wgmma_bf16_mk_64x32),
@@ -2015,21 +2069,63 @@ fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Wg
     }
 }
 
-/// The BF16 `wgmma` kernel of a layout and tile in multicast pairs ([`Bf16Plan::multicast`]):
-/// the 64×128 and 128×192 tiles have one.
-fn wgmma_bf16_pairs(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> Option<WgmmaKernel> {
+/// Least k per split for [`deepen_lone_tile`]: eight stages against four, one block per
+/// multiprocessor, ran nn 256×4096×4096 in 20.2 µs (21.8; in pairs 19.4 against 23.6), nt
+/// 4096×64×4096 in 2 splits 19.3 (22.6), tn 1024×1024×2048 11.4 (11.7), and the other long-k
+/// products within 2 % (1024×784×4096 in every layout); at k ≤ 1024 they ran 0.97–1.07 of the
+/// old time (pairs at 1000³ 9.8 against 9.2 µs; H200, docs/runs/2026-11-28-s32/n5).
+pub const DEEP_MIN_K: usize = 2048;
+
+/// The 64×128 tile with eight stages ([`kernels::matmul::WG_NARROW_DEEP`]) where a plan on
+/// `tile` runs at most one block per multiprocessor (its tiles, padded to whole multicast
+/// clusters, times its splits) and each split is at least [`DEEP_MIN_K`] long: there a block
+/// has only its own stages in flight. The swapped and 2 × 2 plans keep `tile`.
+fn deepen_lone_tile(tile: kernels::matmul::WgTile, plan: Bf16Plan, (m, n, k): (usize, usize, usize), sms: usize) -> kernels::matmul::WgTile {
+    use kernels::matmul as km;
+    let multicast = matches!(plan.multicast, Multicast::OFF | Multicast::PAIRS);
+    if tile != km::WG_NARROW || plan.kernel.swaps() || !multicast || k / (plan.splits as usize) < DEEP_MIN_K {
+        return tile;
+    }
+    let (along_m, along_n) = (usize::from(plan.multicast.along_m), usize::from(plan.multicast.along_n));
+    let rows = m.div_ceil(tile.bm()).next_multiple_of(along_m);
+    let cols = n.div_ceil(tile.bn).next_multiple_of(along_n);
+    if rows * cols * plan.splits as usize <= sms { km::WG_NARROW_DEEP } else { tile }
+}
+
+/// The BF16 `wgmma` kernel of a layout and tile in multicast clusters ([`Bf16Plan::multicast`]):
+/// the 64×128 and 128×192 tiles have one for pairs and one for 2 × 2 clusters (the cluster is
+/// a constant of the kernel).
+fn wgmma_bf16_clustered(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile, multicast: Multicast) -> Option<WgmmaKernel> {
     use kernels::matmul as km;
     let k = |info, launch: WgmmaGemm| Some(WgmmaKernel { info, launch });
-    match (ta, tb) {
-        _ if tile != km::WG_NARROW && tile != km::WG_WIDE_192 => None,
-        (Transpose::No, Transpose::Yes) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_KK_64X128_PAIRS, km::gemm_wgmma_bf16_kk_64x128_pairs),
-        (Transpose::No, Transpose::No) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_KN_64X128_PAIRS, km::gemm_wgmma_bf16_kn_64x128_pairs),
-        (Transpose::Yes, Transpose::Yes) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_MK_64X128_PAIRS, km::gemm_wgmma_bf16_mk_64x128_pairs),
-        (Transpose::Yes, Transpose::No) if tile == km::WG_NARROW => k(&km::GEMM_WGMMA_BF16_MN_64X128_PAIRS, km::gemm_wgmma_bf16_mn_64x128_pairs),
-        (Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_128X192_PAIRS, km::gemm_wgmma_bf16_kk_128x192_pairs),
-        (Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_128X192_PAIRS, km::gemm_wgmma_bf16_kn_128x192_pairs),
-        (Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_128X192_PAIRS, km::gemm_wgmma_bf16_mk_128x192_pairs),
-        (Transpose::Yes, Transpose::No) => k(&km::GEMM_WGMMA_BF16_MN_128X192_PAIRS, km::gemm_wgmma_bf16_mn_128x192_pairs),
+    let narrow = tile == km::WG_NARROW;
+    let deep = tile == km::WG_NARROW_DEEP;
+    if !narrow && !deep && tile != km::WG_WIDE_192 {
+        return None;
+    }
+    match (multicast, ta, tb) {
+        (Multicast::PAIRS, Transpose::No, Transpose::Yes) if deep => k(&km::GEMM_WGMMA_BF16_KK_64X128_DEEP_PAIRS, km::gemm_wgmma_bf16_kk_64x128_deep_pairs),
+        (Multicast::PAIRS, Transpose::No, Transpose::No) if deep => k(&km::GEMM_WGMMA_BF16_KN_64X128_DEEP_PAIRS, km::gemm_wgmma_bf16_kn_64x128_deep_pairs),
+        (Multicast::PAIRS, Transpose::Yes, Transpose::Yes) if deep => k(&km::GEMM_WGMMA_BF16_MK_64X128_DEEP_PAIRS, km::gemm_wgmma_bf16_mk_64x128_deep_pairs),
+        (Multicast::PAIRS, Transpose::Yes, Transpose::No) if deep => k(&km::GEMM_WGMMA_BF16_MN_64X128_DEEP_PAIRS, km::gemm_wgmma_bf16_mn_64x128_deep_pairs),
+        (_, _, _) if deep => None,
+        (Multicast::PAIRS, Transpose::No, Transpose::Yes) if narrow => k(&km::GEMM_WGMMA_BF16_KK_64X128_PAIRS, km::gemm_wgmma_bf16_kk_64x128_pairs),
+        (Multicast::PAIRS, Transpose::No, Transpose::No) if narrow => k(&km::GEMM_WGMMA_BF16_KN_64X128_PAIRS, km::gemm_wgmma_bf16_kn_64x128_pairs),
+        (Multicast::PAIRS, Transpose::Yes, Transpose::Yes) if narrow => k(&km::GEMM_WGMMA_BF16_MK_64X128_PAIRS, km::gemm_wgmma_bf16_mk_64x128_pairs),
+        (Multicast::PAIRS, Transpose::Yes, Transpose::No) if narrow => k(&km::GEMM_WGMMA_BF16_MN_64X128_PAIRS, km::gemm_wgmma_bf16_mn_64x128_pairs),
+        (Multicast::PAIRS, Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_128X192_PAIRS, km::gemm_wgmma_bf16_kk_128x192_pairs),
+        (Multicast::PAIRS, Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_128X192_PAIRS, km::gemm_wgmma_bf16_kn_128x192_pairs),
+        (Multicast::PAIRS, Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_128X192_PAIRS, km::gemm_wgmma_bf16_mk_128x192_pairs),
+        (Multicast::PAIRS, Transpose::Yes, Transpose::No) => k(&km::GEMM_WGMMA_BF16_MN_128X192_PAIRS, km::gemm_wgmma_bf16_mn_128x192_pairs),
+        (Multicast::QUADS, Transpose::No, Transpose::Yes) if narrow => k(&km::GEMM_WGMMA_BF16_KK_64X128_QUADS, km::gemm_wgmma_bf16_kk_64x128_quads),
+        (Multicast::QUADS, Transpose::No, Transpose::No) if narrow => k(&km::GEMM_WGMMA_BF16_KN_64X128_QUADS, km::gemm_wgmma_bf16_kn_64x128_quads),
+        (Multicast::QUADS, Transpose::Yes, Transpose::Yes) if narrow => k(&km::GEMM_WGMMA_BF16_MK_64X128_QUADS, km::gemm_wgmma_bf16_mk_64x128_quads),
+        (Multicast::QUADS, Transpose::Yes, Transpose::No) if narrow => k(&km::GEMM_WGMMA_BF16_MN_64X128_QUADS, km::gemm_wgmma_bf16_mn_64x128_quads),
+        (Multicast::QUADS, Transpose::No, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_KK_128X192_QUADS, km::gemm_wgmma_bf16_kk_128x192_quads),
+        (Multicast::QUADS, Transpose::No, Transpose::No) => k(&km::GEMM_WGMMA_BF16_KN_128X192_QUADS, km::gemm_wgmma_bf16_kn_128x192_quads),
+        (Multicast::QUADS, Transpose::Yes, Transpose::Yes) => k(&km::GEMM_WGMMA_BF16_MK_128X192_QUADS, km::gemm_wgmma_bf16_mk_128x192_quads),
+        (Multicast::QUADS, Transpose::Yes, Transpose::No) => k(&km::GEMM_WGMMA_BF16_MN_128X192_QUADS, km::gemm_wgmma_bf16_mn_128x192_quads),
+        _ => None,
     }
 }
 
@@ -2078,12 +2174,14 @@ fn run_bf16_plan(
     if plan.align_rows && !plan.kernel.is_wgmma() {
         return invalid(format!("aligned rows are for the wgmma tiles, not {:?}", plan.kernel));
     }
-    if plan.multicast && !plan.multicast_fits(m, n) {
+    if plan.multicast != Multicast::OFF && !plan.multicast_fits(m, n) {
         return invalid(format!(
-            "multicast pairs need the 64×128 or 128×192 tile, an even number of tile rows and at most {} splits in one cluster: {:?} in {} splits for {m}×{n}",
+            "multicast clusters need the 64×128 or 128×192 tile, sides of 1, 2 or 4, and at most {} splits, all in one cluster of at most 8 blocks: {:?} in {} splits in clusters of {}×{}",
             plan::MAX_MULTICAST_SPLITS,
             plan.kernel,
-            plan.splits
+            plan.splits,
+            plan.multicast.along_m,
+            plan.multicast.along_n
         ));
     }
     let model = plan::TileModel::of_bf16(plan.kernel);
@@ -2096,7 +2194,7 @@ fn run_bf16_plan(
         Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
         _ => params,
     };
-    let params = GemmParams { multicast: u32::from(plan.multicast), ..params };
+    let params = GemmParams { multicast: plan.multicast.code(), ..params };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     // A tile kernel's grid: a block per tile, a split per z.
     let tiles = |info: &'static kernels::KernelInfo, tile, threads, shared| -> Result<LaunchConfig> {
@@ -2135,6 +2233,7 @@ fn run_bf16_plan(
         // The `wgmma` tiles (`Bf16Kernel::is_wgmma`; Auto was refused above).
         _ => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
+            let tile = deepen_lone_tile(tile, plan, (m, n, params.k as usize), gpu.info().multiprocessors as usize);
             let (ta_m, tb_m) = (bf16_tma(a), bf16_tma(b));
             let (ta_m, tb_m) = if pad || plan.align_rows { stage_padded_bf16(gpu, [ta_m, tb_m], plan.align_rows)? } else { (ta_m, tb_m) };
             let (a_mn, b_mn) = (ta == Transpose::Yes, tb == Transpose::No);
@@ -2154,7 +2253,11 @@ fn run_bf16_plan(
                 };
                 (wgmma_bf16_swapped(ta, tb, tile), wg)
             } else {
-                let kernel = if plan.multicast { wgmma_bf16_pairs(ta, tb, tile).expect("checked by multicast_fits") } else { wgmma_bf16(ta, tb, tile) };
+                let kernel = if plan.multicast.is_on() {
+                    wgmma_bf16_clustered(ta, tb, tile, plan.multicast).expect("checked by multicast_fits")
+                } else {
+                    wgmma_bf16(ta, tb, tile)
+                };
                 (kernel, WgmmaOperands { a: ta_m, a_mn, b: tb_m, b_mn, bk: km::WG_BK_BF16, split: false, transposes: false, swap: false, a_registers: false })
             };
             return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
@@ -2258,9 +2361,20 @@ fn launch_wgmma(
     let edge = |m: &TmaMatrix, mn: bool, rows: usize, main: kernels::matmul::TensorMap| {
         if mn || km::kmajor_box_rows(rows) == rows { Ok(main) } else { map(m, mn, km::kmajor_box_rows(rows)) }
     };
-    let edge_a = edge(&x.a, x.a_mn, tile.bm(), map_a)?;
-    // With multicast a K-major op(B) tile is copied in two halves, one per block of the pair.
-    let edge_b = if params.multicast != 0 && !x.b_mn { map(&x.b, false, tile.bn / 2)? } else { edge(&x.b, x.b_mn, tile.bn, map_b)? };
+    // An operand shared by the blocks of a multicast cluster: the map of its pieces
+    // (`km::multicast_pieces`) in the edge slot (K-major: the tile's rows cut in `pieces`;
+    // MN-major: the stage's k cut in `pieces`, the main map where it is whole).
+    let (along_m, along_n) = km::multicast_shape(params.multicast);
+    let pieces = |m: &TmaMatrix, mn: bool, rows: usize, group: u32, main| {
+        let pieces = km::multicast_pieces(mn, rows, group as usize);
+        match (mn, pieces) {
+            (true, 1) => Ok(main),
+            (true, _) => m.tiled(op, (km::WG_ROW_BYTES / m.element.bytes()).min(rows) as u32, (x.bk / pieces) as u32),
+            (false, _) => map(m, false, rows / pieces),
+        }
+    };
+    let edge_a = if along_n > 1 { pieces(&x.a, x.a_mn, tile.bm(), along_n, map_a)? } else { edge(&x.a, x.a_mn, tile.bm(), map_a)? };
+    let edge_b = if along_m > 1 { pieces(&x.b, x.b_mn, tile.bn, along_m, map_b)? } else { edge(&x.b, x.b_mn, tile.bn, map_b)? };
     let shared = if x.split {
         tile.shared_split()
     } else if x.transposes {
@@ -2276,11 +2390,12 @@ fn launch_wgmma(
     // (`grid_dependency_wait`), so they may start while it finishes.
     cfg = cfg.with_overlap();
     if params.multicast != 0 {
-        // Pairs of tiles along m (`grouped_tile_of`'s order) in a 1-D grid, each pair a cluster
-        // of 2 along x, by the tile's splits along z.
-        cfg.grid.x *= cfg.grid.y;
+        // Clusters of along_m × along_n tiles (`clustered_tile_of`'s order) in a 1-D grid padded
+        // to whole clusters, each cluster along x, by the tile's splits along z.
+        let (rows, cols) = (cfg.grid.y.next_multiple_of(along_m), cfg.grid.x.next_multiple_of(along_n));
+        cfg.grid.x = rows * cols;
         cfg.grid.y = 1;
-        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(2, 1, params.cluster.max(1)));
+        cfg = cfg.with_cluster(crate::launch::Dim3::xyz(along_m * along_n, 1, params.cluster.max(1)));
     } else if params.cluster != 0 {
         // A tile's splits are clusters of `params.cluster` along z (rank = split index modulo
         // the cluster size).

@@ -71,7 +71,7 @@
 //! cases, from 5.5 % with the constants before. What they encode is general (waves,
 //! occupancy, fixed and split costs), so shapes outside the sweep follow the same reasoning.
 
-use super::{Bf16Kernel, Bf16Plan, GemmKernel};
+use super::{Bf16Kernel, Bf16Plan, GemmKernel, Multicast};
 use crate::context::{SPLIT_COUNTERS, SPLIT_WORKSPACE};
 
 /// How [`super::gemm_with_plan`] runs one product.
@@ -1087,14 +1087,14 @@ pub fn choose_bf16_multicast(
     n: usize,
     k: usize,
     sms: Multiprocessors,
-) -> (Bf16Kernel, u32, bool) {
+) -> (Bf16Kernel, u32, Multicast) {
     let (kernel, splits, cost) = choose_bf16_priced(wgmma, layout, staging, m, n, k, sms);
     // (A streamed product or no model's pick has no finite cost to beat.)
     if !wgmma || !b_off_lines || !kernel.is_wgmma() || !cost.is_finite() {
-        return (kernel, splits, false);
+        return (kernel, splits, Multicast::OFF);
     }
     let extra = padding_cost_bf16(staging.0, staging.1, sms.count);
-    let mut best = (kernel, splits, false, cost);
+    let mut best = (kernel, splits, Multicast::OFF, cost);
     for (tile, gain) in MULTICAST_EFF {
         // The 128×192 tile up to one round more than `choose_bf16` admits it alone
         // ([`MULTICAST_192_MAX_ROUNDS`]).
@@ -1103,11 +1103,13 @@ pub fn choose_bf16_multicast(
         let model = TileModel { eff: model.eff * gain, ..model };
         for s in 1..=MAX_MULTICAST_SPLITS {
             let long = k / s as usize >= MULTICAST_MIN_K;
-            let fits = Bf16Plan { multicast: true, ..Bf16Plan::new(tile, s) }.multicast_fits(m, n);
+            // Pairs on an even number of tile rows (no padded tiles).
+            let plan = Bf16Plan { multicast: Multicast::PAIRS, ..Bf16Plan::new(tile, s) };
+            let fits = plan.multicast_fits(m, n) && m.div_ceil(model.bm).is_multiple_of(2);
             if let Some(c) = model.cost(m, n, k, s, sms).filter(|_| long && fits)
                 && c + extra < best.3
             {
-                best = (tile, s, true, c + extra);
+                best = (tile, s, Multicast::PAIRS, c + extra);
             }
         }
     }
@@ -1456,23 +1458,23 @@ mod tests {
             choose_bf16_multicast(true, (ta, !tb), off, (0, false), m, n, k, h)
         };
         // The MLP's 784-wide products on the 64×128 tile, 3000³ on the 128×192 one.
-        assert_eq!(pick((false, false), 2048, 784, 1024), (Bf16Kernel::Wgmma64x128, 1, true));
-        assert_eq!(pick((false, false), 512, 784, 4096), (Bf16Kernel::Wgmma64x128, 2, true));
+        assert_eq!(pick((false, false), 2048, 784, 1024), (Bf16Kernel::Wgmma64x128, 1, Multicast::PAIRS));
+        assert_eq!(pick((false, false), 512, 784, 4096), (Bf16Kernel::Wgmma64x128, 2, Multicast::PAIRS));
         for layout in [(false, false), (false, true), (true, false), (true, true)] {
-            assert_eq!(pick(layout, 3000, 3000, 3000), (Bf16Kernel::Wgmma128x192, 1, true));
+            assert_eq!(pick(layout, 3000, 3000, 3000), (Bf16Kernel::Wgmma128x192, 1, Multicast::PAIRS));
             // From k = 896 (MULTICAST_MIN_K).
-            assert_eq!(pick(layout, 1000, 1000, 1000), (Bf16Kernel::Wgmma64x128, 1, true));
+            assert_eq!(pick(layout, 1000, 1000, 1000), (Bf16Kernel::Wgmma64x128, 1, Multicast::PAIRS));
         }
         // Short k per split, the 128×256 tile's products, odd tile rows: alone.
-        assert!(!pick((false, true), 2048, 1024, 784).2);
-        assert!(!pick((true, false), 4096, 1024, 256).2);
-        assert!(!pick((false, false), 4096, 4096, 4096).2);
-        assert!(!pick((false, true), 8192, 8192, 8192).2);
+        assert!(!pick((false, true), 2048, 1024, 784).2.is_on());
+        assert!(!pick((true, false), 4096, 1024, 256).2.is_on());
+        assert!(!pick((false, false), 4096, 4096, 4096).2.is_on());
+        assert!(!pick((false, true), 8192, 8192, 8192).2.is_on());
         // op(B)'s rows on the 128-byte lines (2048 bytes): alone.
-        assert!(!pick((false, false), 2048, 1024, 1024).2);
-        assert!(!pick((false, false), 1024, 1024, 1024).2);
+        assert!(!pick((false, false), 2048, 1024, 1024).2.is_on());
+        assert!(!pick((false, false), 1024, 1024, 1024).2.is_on());
         // 1088 rows: 17 tiles of 64, 9 of 128.
-        assert!(!pick((false, false), 1088, 784, 4096).2);
+        assert!(!pick((false, false), 1088, 784, 4096).2.is_on());
     }
 
     #[test]
