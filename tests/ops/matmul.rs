@@ -549,9 +549,12 @@ pub fn register(s: &mut Suite) {
                     (136, 6100, 200, 24),
                     (72, 16384, 136, 64),
                     // More 64×128 tiles than an H100 or H200 has multiprocessors: the four-stage
-                    // kernel (the others here fit one block per multiprocessor and run the
-                    // eight-stage one).
+                    // kernel.
                     (1160, 264, 1032, 1),
+                    // Few tiles and at least `DEEP_MIN_K` per split: the 64×128 tile with eight
+                    // stages (`deepen_lone_tile`), a ragged last slice.
+                    (200, 4100, 264, 1),
+                    (136, 4200, 200, 2),
                 ] {
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                     check_gemm_bf16(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0)?;
@@ -595,6 +598,8 @@ pub fn register(s: &mut Suite) {
                     (40, 136, 50, 1, false),
                     (328, 520, 904, 1, false),
                     (1160, 264, 1032, 1, false),
+                    (200, 4100, 200, 1, false),
+                    (256, 4160, 136, 2, false),
                     (256, 1024, 256, 5, false),
                 ];
                 for (along_m, along_n) in shapes {

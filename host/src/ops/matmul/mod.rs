@@ -2079,7 +2079,10 @@ pub const DEEP_MIN_K: usize = 2048;
 /// The 64×128 tile with eight stages ([`kernels::matmul::WG_NARROW_DEEP`]) where a plan on
 /// `tile` runs at most one block per multiprocessor (its tiles, padded to whole multicast
 /// clusters, times its splits) and each split is at least [`DEEP_MIN_K`] long: there a block
-/// has only its own stages in flight. The swapped and 2 × 2 plans keep `tile`.
+/// has only its own stages in flight, where the tile was sized for two per multiprocessor. The
+/// swapped and 2 × 2 plans keep `tile`. The 64×64 tile with twelve stages instead of six gained
+/// nothing (nt 4096×64×4096 in 2 splits 12.75 against 12.62 µs, unsplit 19.9 against 20.1;
+/// H200, docs/runs/2026-11-28-s32/n7), so it keeps its six.
 fn deepen_lone_tile(tile: kernels::matmul::WgTile, plan: Bf16Plan, (m, n, k): (usize, usize, usize), sms: usize) -> kernels::matmul::WgTile {
     use kernels::matmul as km;
     let multicast = matches!(plan.multicast, Multicast::OFF | Multicast::PAIRS);
