@@ -173,8 +173,7 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), (m, n, k): (usize, usize,
             })
             .flat_map(|b| shapes.map(|(along_m, along_n)| Bf16Plan { multicast: Multicast { along_m, along_n }, ..b }))
             .filter(|b| {
-                b.multicast_fits(m, n)
-                    && (b.multicast != Multicast::PAIRS || TileModel::of_bf16(b.kernel).is_some_and(|md| m.div_ceil(md.bm).is_multiple_of(2)))
+                b.multicast_fits() && (b.multicast != Multicast::PAIRS || TileModel::of_bf16(b.kernel).is_some_and(|md| m.div_ceil(md.bm).is_multiple_of(2)))
             })
             .map(Plan::Bf16)
             .collect();

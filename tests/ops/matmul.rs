@@ -606,7 +606,7 @@ pub fn register(s: &mut Suite) {
                     let multicast = Multicast { along_m, along_n };
                     for &(m, k, n, splits, align_rows) in &cases {
                         let plan = Bf16Plan { align_rows, multicast, ..Bf16Plan::new(kernel, splits) };
-                        if !plan.multicast_fits(m, n) {
+                        if !plan.multicast_fits() {
                             let what = format!("multicast {along_m}×{along_n} {kernel:?} in {splits} splits for {m}×{n}");
                             expect_refused_bf16_plan(g, plan, (m, k, n), (ta, tb), &what)?;
                             continue;

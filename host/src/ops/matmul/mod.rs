@@ -1834,13 +1834,12 @@ impl Bf16Plan {
         format!("{:?}{}{}", self.kernel, if self.align_rows { "+aligned" } else { "" }, self.multicast.suffix())
     }
 
-    /// Whether [`Bf16Plan::multicast`] can run this plan on an m×n product: a tile and cluster
-    /// with a cluster kernel (pairs and 2 × 2 on the 64×128 and 128×192 tiles), at most
+    /// Whether [`Bf16Plan::multicast`] can run this plan: a tile and cluster with a cluster
+    /// kernel (pairs and 2 × 2 on the 64×128 and 128×192 tiles), at most
     /// [`plan::MAX_MULTICAST_SPLITS`] splits, and the splits of a tile in one cluster with its
     /// multicast blocks (at most 8 blocks in all). The tile grid is padded to whole clusters,
-    /// so any m×n fits.
-    pub fn multicast_fits(&self, m: usize, n: usize) -> bool {
-        let _ = (m, n);
+    /// so the product's shape does not matter.
+    pub fn multicast_fits(&self) -> bool {
         // The layout does not decide which tiles have cluster kernels.
         let clustered =
             |&tile: &kernels::matmul::WgTile| !self.kernel.swaps() && wgmma_bf16_clustered(Transpose::No, Transpose::No, tile, self.multicast).is_some();
@@ -2177,9 +2176,9 @@ fn run_bf16_plan(
     if plan.align_rows && !plan.kernel.is_wgmma() {
         return invalid(format!("aligned rows are for the wgmma tiles, not {:?}", plan.kernel));
     }
-    if plan.multicast != Multicast::OFF && !plan.multicast_fits(m, n) {
+    if plan.multicast.is_on() && !plan.multicast_fits() {
         return invalid(format!(
-            "multicast clusters need the 64×128 or 128×192 tile, sides of 1, 2 or 4, and at most {} splits, all in one cluster of at most 8 blocks: {:?} in {} splits in clusters of {}×{}",
+            "multicast clusters need the 64×128 or 128×192 tile, pairs or 2×2 clusters, and at most {} splits, all in one cluster of at most 8 blocks: {:?} in {} splits in clusters of {}×{}",
             plan::MAX_MULTICAST_SPLITS,
             plan.kernel,
             plan.splits,

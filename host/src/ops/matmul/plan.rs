@@ -1105,7 +1105,7 @@ pub fn choose_bf16_multicast(
             let long = k / s as usize >= MULTICAST_MIN_K;
             // Pairs on an even number of tile rows (no padded tiles).
             let plan = Bf16Plan { multicast: Multicast::PAIRS, ..Bf16Plan::new(tile, s) };
-            let fits = plan.multicast_fits(m, n) && m.div_ceil(model.bm).is_multiple_of(2);
+            let fits = plan.multicast_fits() && m.div_ceil(model.bm).is_multiple_of(2);
             if let Some(c) = model.cost(m, n, k, s, sms).filter(|_| long && fits)
                 && c + extra < best.3
             {
