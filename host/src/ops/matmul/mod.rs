@@ -327,9 +327,7 @@ impl GemmKernel {
             // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
-            GemmKernel::Auto | GemmKernel::Tf32Auto if m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
-                fixed(GemmKernel::WarpDot)
-            }
+            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_auto(p, narrow, sms.count) => fixed(GemmKernel::WarpDot),
             GemmKernel::Auto | GemmKernel::Tf32Auto if let Some(mn) = narrow => {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
@@ -989,6 +987,7 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
         _ => return None,
     };
     let width = km::narrow_width(small);
+    let mn = mn && (width > 8 || elems >= NARROW_MN_MIN_ELEMS);
     // At width 16 only with 16-byte loads along G: one element at a time, f32 6609×12×2773 (its
     // k-rows 6609 floats apart) took 83 µs against the tiles' 75.5, where at width 4 it still
     // won by 2.4× (4×7337×2921; H100, docs/runs/2026-11-24-h100-s10/r5, s9/r3).
@@ -1015,6 +1014,23 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
 fn wgmma_takes_narrow(m: usize, n: usize) -> bool {
     m.min(n) >= 8
 }
+
+/// Whether `Auto` runs a few-rows product with a k-contiguous op(B) on the warp-per-column kernel
+/// (`narrow`: the narrow kernel its rules pick, if any): where its grid fills the device
+/// ([`warpdot_fills`]), where no narrow kernel runs, and on a tiny product (below
+/// [`NARROW_AUTO_MIN`] elements) up to [`WARPDOT_TINY_MAX_K`].
+fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    let tiny = m.max(n).saturating_mul(k) < NARROW_AUTO_MIN && k <= WARPDOT_TINY_MAX_K;
+    m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none() || tiny)
+}
+
+/// Longest k for which a tiny few-rows product with a k-contiguous op(B) keeps the
+/// warp-per-column kernel ([`warpdot_auto`]): there it started sooner than the narrow kernels
+/// (nt 1×14×412: 2.3–2.4 µs against 3.9–4.0, 1×86×993 3.0–3.8 against 6.2–6.8; H100,
+/// docs/runs/2026-11-28-s27/h4); past it its chain of k-steps is long (f32 1×2×5936 took 13 µs
+/// on it, PyTorch 3.7; [`NARROW_AUTO_LONG_K`]).
+pub const WARPDOT_TINY_MAX_K: usize = 1023;
 
 /// Whether the warp-per-column kernel's grid (8 columns by 4 rows per block) has a block per
 /// multiprocessor: then it matched or beat the narrow k-contiguous kernel (f32 1×4096×4096: 28.6
@@ -1197,8 +1213,19 @@ pub const NARROW_AUTO_MIN: usize = 1 << 17;
 /// Shortest k for which the narrow kernels run below [`NARROW_AUTO_MIN`] elements: a long k over
 /// a tiny output is a chain of dependent steps on the kernels without split-K (f32 1×2×5936 took
 /// 13 µs on the warp-per-column kernel, PyTorch 3.7; 7×2×2226 11.3 µs, PyTorch 7.3; H100,
-/// docs/runs/2026-11-24-h100-s10/r2).
-pub const NARROW_AUTO_LONG_K: usize = 1024;
+/// docs/runs/2026-11-24-h100-s10/r2); from past the shared-memory tiles' k
+/// ([`AUTO_SMEM_MAX_K`]), which start a short k soonest. From k = 1024 before: at k = 100–709
+/// the k-contiguous narrow kernel unsplit ran BF16 nn 7×1×222 in 2.9 µs against 6.3 on `Auto`'s
+/// padded 64×32 `wgmma` tile, nn 100×1×100 2.4 against 5.9, and TF32 tn 18×2×709 in 6 splits
+/// 5.0 against 7.1 on the 32×64 tile (H200, docs/runs/2026-11-28-s33/p2; s27 `h1`).
+pub const NARROW_AUTO_LONG_K: usize = AUTO_SMEM_MAX_K + 1;
+/// Fewest elements of the wide operand for the big-contiguous narrow kernel at widths 4 and 8:
+/// below it the k-contiguous one ran faster on a wide operand contiguous along m or n too, in
+/// every precision (tt 1130×1×248: 4.4–4.5 µs against 5.4–5.7, tt 5069×5×50 3.5–3.6 against
+/// 3.8–3.9, tn 2×6×8114 6.3–6.4 against 7.6–7.9; H200, docs/runs/2026-11-28-s33/p2, s31 `m2`),
+/// while from 2²⁰ the big-contiguous one kept winning (nn 2×1804×379, 0.68 M elements, 5.4
+/// against the k-contiguous one's more).
+pub const NARROW_MN_MIN_ELEMS: usize = 1 << 19;
 /// Fewest elements of the wide operand for a width-16 big-contiguous narrow kernel in `Auto`
 /// ([`NARROW_AUTO_MIN`]).
 pub const NARROW_AUTO_F32_MN_WIDE_MIN: usize = 1 << 20;
@@ -1910,9 +1937,7 @@ pub(crate) fn bf16_plan(
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if m <= WARPDOT_MAX_ROWS && params.b_row_stride == 1 && (warpdot_fills(m, n, sms.count) || narrow.is_none()) => {
-            Bf16Plan::new(Bf16Kernel::WarpDot, 1)
-        }
+        Bf16Kernel::Auto if warpdot_auto(params, narrow, sms.count) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan::new(kernel, narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits)
@@ -2673,6 +2698,19 @@ mod tests {
         // multiprocessor on the warp-per-column kernel.
         assert_eq!(auto(1, 2, 5936, true, true), GemmKernel::NarrowK);
         assert_eq!(auto(1, 165, 7552, false, true), GemmKernel::NarrowK);
+        // Tiny products past the shared-memory tiles' k (`NARROW_AUTO_LONG_K`); few rows of
+        // x·Wᵀ keep the warp-per-column kernel there (`WARPDOT_TINY_MAX_K`).
+        assert_eq!(auto(18, 2, 709, true, false), GemmKernel::NarrowK);
+        assert_eq!(auto(1, 14, 412, false, true), GemmKernel::WarpDot);
+        assert!(!matches!(auto(356, 11, 19, true, true), GemmKernel::NarrowMn | GemmKernel::NarrowK));
+        // Below `NARROW_MN_MIN_ELEMS` at widths 4 and 8, the k-contiguous form on an operand
+        // contiguous along m or n too.
+        assert_eq!(auto(1130, 1, 248, true, true), GemmKernel::NarrowK);
+        assert_eq!(auto(2, 6, 8114, true, false), GemmKernel::NarrowK);
+        assert_eq!(auto(2, 1804, 379, false, false), GemmKernel::NarrowMn);
+        let bf16 = |m, n, k| narrow_auto(&params(m, n, k, false, false), Precision::Bf16, true);
+        assert_eq!(bf16(7, 1, 222), Some(false));
+        assert_eq!(bf16(100, 1, 100), Some(false));
     }
 
     #[test]

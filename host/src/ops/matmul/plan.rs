@@ -455,8 +455,11 @@ impl TileModel {
             // within 2.7 % of the best plan on 203 BF16 cases, from 5.8 % (H100,
             // docs/runs/2026-11-25-h100-s13).
             let size = splits.min(MAX_CLUSTER_SPLITS);
-            let rounds = (blocks / size as usize).div_ceil(sms.cluster_capacity(size));
-            rounds as f64 * ((per * self.bk) as f64 + self.fixed + self.cluster_fixed) * area / rate(1)
+            // A tile that keeps several blocks on a multiprocessor keeps as many times the
+            // clusters resident (the capacity is asked at one block per multiprocessor).
+            let per_sm = blocks.div_ceil(sms.count.max(1)).clamp(1, self.resident);
+            let rounds = (blocks / size as usize).div_ceil(sms.cluster_capacity(size) * per_sm);
+            rounds as f64 * per_sm as f64 * ((per * self.bk) as f64 + self.fixed + self.cluster_fixed) * area / rate(per_sm)
         } else {
             let load = blocks.div_ceil(sms.count.max(1));
             // Blocks resident together hide part of each other's prologue and epilogue.
