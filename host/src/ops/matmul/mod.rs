@@ -987,7 +987,10 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
         _ => return None,
     };
     let width = km::narrow_width(small);
-    let mn = mn && (width > 8 || elems >= NARROW_MN_MIN_ELEMS);
+    // The k-contiguous form on a small wide operand contiguous along m, or a tiny one
+    // ([`NARROW_MN_MIN_ELEMS`]).
+    let k_form = width <= 8 && elems < NARROW_MN_MIN_ELEMS && (few_cols || elems < NARROW_AUTO_MIN);
+    let mn = mn && !k_form;
     // At width 16 only with 16-byte loads along G: one element at a time, f32 6609×12×2773 (its
     // k-rows 6609 floats apart) took 83 µs against the tiles' 75.5, where at width 4 it still
     // won by 2.4× (4×7337×2921; H100, docs/runs/2026-11-24-h100-s10/r5, s9/r3).
@@ -1219,12 +1222,13 @@ pub const NARROW_AUTO_MIN: usize = 1 << 17;
 /// padded 64×32 `wgmma` tile, nn 100×1×100 2.4 against 5.9, and TF32 tn 18×2×709 in 6 splits
 /// 5.0 against 7.1 on the 32×64 tile (H200, docs/runs/2026-11-28-s33/p2; s27 `h1`).
 pub const NARROW_AUTO_LONG_K: usize = AUTO_SMEM_MAX_K + 1;
-/// Fewest elements of the wide operand for the big-contiguous narrow kernel at widths 4 and 8:
-/// below it the k-contiguous one ran faster on a wide operand contiguous along m or n too, in
-/// every precision (tt 1130×1×248: 4.4–4.5 µs against 5.4–5.7, tt 5069×5×50 3.5–3.6 against
-/// 3.8–3.9, tn 2×6×8114 6.3–6.4 against 7.6–7.9; H200, docs/runs/2026-11-28-s33/p2, s31 `m2`),
-/// while from 2²⁰ the big-contiguous one kept winning (nn 2×1804×379, 0.68 M elements, 5.4
-/// against the k-contiguous one's more).
+/// Fewest elements of the wide operand for the big-contiguous narrow kernel at widths 4 and 8
+/// on few columns (op(A) contiguous along m) or a tiny product ([`NARROW_AUTO_MIN`]): below it
+/// the k-contiguous one ran faster there in every precision (tt 1130×1×248: 4.4–4.5 µs against
+/// 5.4–5.7, tt 5069×5×50 3.5–3.6 against 3.8–3.9, tn 2×6×8114 6.3–6.4 against 7.6–7.9; H200,
+/// docs/runs/2026-11-28-s33/p2, s31 `m2`). On few rows (op(B) contiguous along n) the
+/// big-contiguous one kept winning below it too (BF16 nn 3×500×900, 0.45 M elements: 5.25 µs
+/// against 6.11, `p3`; nn 2×1804×379, 0.68 M, 5.4).
 pub const NARROW_MN_MIN_ELEMS: usize = 1 << 19;
 /// Fewest elements of the wide operand for a width-16 big-contiguous narrow kernel in `Auto`
 /// ([`NARROW_AUTO_MIN`]).
@@ -2711,6 +2715,8 @@ mod tests {
         let bf16 = |m, n, k| narrow_auto(&params(m, n, k, false, false), Precision::Bf16, true);
         assert_eq!(bf16(7, 1, 222), Some(false));
         assert_eq!(bf16(100, 1, 100), Some(false));
+        // Few rows of an n-contiguous op(B) keep the big-contiguous form.
+        assert_eq!(bf16(3, 500, 900), Some(true));
     }
 
     #[test]
