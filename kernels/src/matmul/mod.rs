@@ -135,24 +135,6 @@ pub struct GemmParams {
     /// per accumulator and leave it alone; the host refuses them a copy
     /// (`GemmKernel::writes_bf16_copy`).
     pub c_bf16: u64,
-    /// TMA multicast (the BF16 `wgmma` cluster kernels only; 0 elsewhere): the cluster shape,
-    /// [`multicast_code`]`(along_m, along_n)`. Blocks were launched in clusters of
-    /// along_m × along_n tiles (a 1-D grid, clusters of along_m·along_n along x, times `cluster`
-    /// along z; the tile grid padded to whole clusters). The along_m tiles of one column share
-    /// their op(B) tile and the along_n tiles of one row their op(A) tile: each block copies its
-    /// share of the pieces of each ([`wgmma::multicast_pieces`]) into all the blocks that read
-    /// them, so L2 serves op(B) once per along_m tiles and op(A) once per along_n.
-    pub multicast: u32,
-}
-
-/// [`GemmParams::multicast`] for clusters of `along_m` × `along_n` tiles.
-pub const fn multicast_code(along_m: u32, along_n: u32) -> u32 {
-    along_m | along_n << 4
-}
-
-/// The (along_m, along_n) cluster shape of a [`GemmParams::multicast`] code.
-pub const fn multicast_shape(code: u32) -> (u32, u32) {
-    (code & 15, code >> 4)
 }
 
 /// The epilogue's activation: identity and ReLU inline, the transcendental ones (sigmoid, tanh)
@@ -222,7 +204,7 @@ pub fn grouped_tile_in(id: usize, gx: usize, gy: usize, group_rows: usize) -> (u
     (first + within % rows, within / rows)
 }
 
-/// The tile of block `id` in clusters of `cm` × `cn` tiles ([`GemmParams::multicast`]) over a
+/// The tile of block `id` in clusters of `cm` × `cn` tiles (`wgmma::multicast_pieces`) over a
 /// grid of `gx` × `gy` tiles padded to whole clusters: the clusters walk [`grouped_tile`]'s
 /// order over the grid of clusters (groups of [`TILE_GROUP_ROWS`] tile rows), and block i of a
 /// cluster takes tile (i % cm, i / cm) in it. For pairs (cm = 2, cn = 1) that is

@@ -236,7 +236,7 @@ pub const fn mn_box(cols: usize) -> usize {
 
 /// Pieces each box of a `tile`-row operand tile is cut into along its outer dimension when the
 /// `group` blocks of a multicast cluster that share it copy it together
-/// ([`crate::matmul::GemmParams::multicast`]), each piece copied by one block into all of them:
+/// (`WgKind::CLUSTER`), each piece copied by one block into all of them:
 /// a K-major tile is one box, cut into `group` boxes of `tile / group` rows; an MN-major tile is
 /// boxes of [`mn_box`] columns, each cut along k where there are fewer boxes than blocks. The
 /// host encodes the piece's tensor map from it, the kernel walks the pieces by it (a power of
@@ -301,7 +301,7 @@ mod device {
         const SPLIT: bool = false;
         /// The TMA multicast cluster, tiles along m × along n ([`Bf16Pairs`], [`Bf16Quads`];
         /// (1, 1): every block alone). A constant of the kernel: with the shape read from
-        /// `GemmParams::multicast` at run time, the loops over the cluster's peers and pieces
+        /// kernel parameters at run time, the loops over the cluster's peers and pieces
         /// made the pairs' main loop 1.4–2.6× as long (nn 1024×784×4096 19.9 → 28.6–52 µs; H200,
         /// docs/runs/2026-11-28-s32/n1, n2).
         const CLUSTER: (usize, usize) = (1, 1);
@@ -349,13 +349,13 @@ mod device {
         (1, 1)
     );
     bf16_kind!(
-        /// BF16 in TMA multicast pairs (`GemmParams::multicast`): kernels of their own, so that the
+        /// BF16 in TMA multicast pairs: kernels of their own, so that the
         /// pairs' barriers and branches stay out of the single-block kernels (compiled into them
         /// behind a runtime flag, they made the single-block plans 3.6 % slower over the BF16 sweep,
         /// up to 1.15× on the latency-bound ones: nt 64×1024×784 5.2 → 5.9 µs, 768³ 5.5 → 6.4; H100,
         /// docs/runs/2026-11-28-s29/j3). Launch, for clusters of cm × cn tiles: a 1-D grid of
         /// ⌈⌈m/bm⌉/cm⌉·cm · ⌈⌈n/bn⌉/cn⌉·cn blocks by the splits along z, in clusters of cm·cn
-        /// along x by `p.cluster` (or 1) along z, `p.multicast` = `multicast_code(cm, cn)`, and in
+        /// along x by `p.cluster` (or 1) along z, and in
         /// `edge_a` (cn > 1) and `edge_b` (cm > 1) the maps of the operands' pieces
         /// ([`multicast_pieces`]).
         Bf16Pairs,
@@ -847,8 +847,8 @@ mod device {
         let ring = Ring::new(base, tile, xa, xb, K::SPLIT);
         let (stage, full, empty) = (|s| ring.stage(s), |s| ring.full(s), |s| ring.empty(s));
         let transposes = xa || xb;
-        // TMA multicast ([`Bf16Pairs`], launched with `p.multicast`): this block's place in its
-        // cluster of cm × cn tiles.
+        // TMA multicast ([`Bf16Pairs`], [`Bf16Quads`]; the host launches the kind's clusters):
+        // this block's place in its cluster of cm × cn tiles.
         let multicast = K::MULTICAST;
         let mc = if multicast { McCluster::of(K::CLUSTER, p) } else { McCluster::ALONE };
         if tid == 0 {
@@ -1541,7 +1541,7 @@ mod device {
     }
 
     /// A block's place in its TMA multicast cluster of `cm` × `cn` tiles
-    /// ([`GemmParams::multicast`]): tile (`row`, `col`) of it, block `place` along x, the
+    /// (`WgKind::CLUSTER`): tile (`row`, `col`) of it, block `place` along x, the
     /// cluster's ranks from `base` (its split's along z).
     #[derive(Clone, Copy)]
     struct McCluster {
@@ -1557,8 +1557,8 @@ mod device {
         /// A block alone.
         const ALONE: McCluster = McCluster { cm: 1, cn: 1, row: 0, col: 0, place: 0, base: 0 };
 
-        /// This block's place in clusters of `cm` × `cn` tiles (the kind's: `p.multicast` says
-        /// the same).
+        /// This block's place in clusters of `cm` × `cn` tiles (the kind's, which the host
+        /// launches).
         #[inline(always)]
         fn of((cm, cn): (usize, usize), p: &GemmParams) -> McCluster {
             let place = crate::thread::block_idx_x() as usize % (cm * cn);

@@ -615,11 +615,14 @@ type WgmmaGemm = unsafe fn(
     GemmParams,
 ) -> Result<()>;
 
-/// A `wgmma` GEMM kernel: its descriptor (for the device check and messages) and its launcher.
+/// A `wgmma` GEMM kernel: its descriptor (for the device check and messages), its launcher,
+/// and the TMA multicast cluster it is compiled for (`WgKind::CLUSTER`; [`Multicast::OFF`]:
+/// blocks alone), which its launch must match.
 #[derive(Clone, Copy)]
 struct WgmmaKernel {
     info: &'static kernels::KernelInfo,
     launch: WgmmaGemm,
+    cluster: Multicast,
 }
 
 impl WgmmaKernel {
@@ -657,7 +660,7 @@ fn tf32_transposing_tile(tile: kernels::matmul::WgTile, both: bool) -> Option<ke
 /// kernel's tile (fewer stages, scratch slots in their place).
 fn wgmma_tf32_layout(tile: kernels::matmul::WgTile, a_mn: bool, b_mn: bool) -> (WgmmaKernel, kernels::matmul::WgTile) {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
     let (wide, narrow) = (tile == km::WG_WIDE, tile == km::WG_NARROW);
     let Some(transposing) = tf32_transposing_tile(tile, a_mn && b_mn) else {
         // K-major only: launch_tf32_wgmma stages MN-major operands for this tile.
@@ -1058,7 +1061,7 @@ fn shortk_auto(p: &GemmParams, precision: Precision, sms: usize) -> bool {
     };
     let outputs = m.saturating_mul(n);
     // A very short k on the 16-row blocks: they start sooner than the tiles.
-    if precision != Precision::Bf16 && (1..=SHORTK_AUTO_SMALL_MAX_K).contains(&k) && shortk_small(m, n, sms) {
+    if (1..=SHORTK_AUTO_SMALL_MAX_K).contains(&k) && shortk_small(m, n, sms) {
         return true;
     }
     let fits = (1..=max_k).contains(&k) && outputs >= SHORTK_AUTO_MIN_OUTPUTS;
@@ -1144,7 +1147,12 @@ pub const SHORTK_AUTO_MIN_OUTPUTS: usize = 1 << 16;
 /// 219×3694×4, 116: 4.3 against 4.7), and at k = 19 and 24 the shared-memory tiles (356×11×19
 /// 2.6 against 3.2, 25×1059×24 2.7 against 3.7; H100, docs/runs/2026-11-28-s27/h4 and the plan
 /// files of sessions 25 and 26). Below [`SHORTK_AUTO_MIN_OUTPUTS`] the rules before it took the
-/// shared-memory tiles, measured against the 64-row blocks.
+/// shared-memory tiles, measured against the 64-row blocks. BF16 too: on every BF16 product of
+/// the plan files of sessions 27–33 with k ≤ 12 and fewer outputs than that, the 16-row blocks
+/// ran in 0.79–0.95 of the shared-memory tiles' time (nt 162×1×1 1.9 µs against 2.4, tn
+/// 679×2×1 2.0 against 2.5, 483×49×1 2.1 against 2.5, 337×48×2 2.1 against 2.4, 659×33×10 2.4
+/// against 2.6), and the sweep's launch-bound nt 472×1×2 took 2.30 µs on the tiles against
+/// PyTorch's 2.09 (H200, docs/runs/2026-11-28-s33/p3).
 pub const SHORTK_AUTO_SMALL_MAX_K: usize = 12;
 /// Longest k for which FP32 `Auto` runs the short-k kernel on C rows of 16-byte alignment (n a
 /// multiple of 4; other rows up to `kernels::matmul::SHORTK_MAX`). At k = 32, one whole slice of
@@ -1555,7 +1563,7 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let tile = which.wgmma_tile().expect("a register-A kernel");
     let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: format!("{which:?}: no MN-major operand") })?;
-    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
     let wide = which == GemmKernel::Tf32WgmmaRegAWide;
     let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
     if rega_transposes(which, form, &params) {
@@ -1596,7 +1604,7 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
 /// then the TF32 `wgmma` kernel `info` on `tile`.
 fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
-    let k3 = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let k3 = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
     let kernel = match tile {
         t if t == km::WG_MID => k3(&km::GEMM_WGMMA_TF32X3_KK_128X128, km::gemm_wgmma_tf32x3_kk_128x128),
         t => wgmma_tf32(t),
@@ -1632,7 +1640,7 @@ fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()>
     use kernels::matmul as km;
     let mn_major = |os, ks| !tf32_direct(os, ks) && tf32_transposable(os, ks);
     let mn = [mn_major(params.a_row_stride, params.a_col_stride), mn_major(params.b_col_stride, params.b_row_stride)];
-    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
     let kernel = match (mn[0], mn[1]) {
         (false, false) => k_(&km::GEMM_WGMMA_TF32X3S_KK_128X128, km::gemm_wgmma_tf32x3s_kk_128x128),
         (false, true) => k_(&km::GEMM_WGMMA_TF32X3S_KN_128X128, km::gemm_wgmma_tf32x3s_kn_128x128),
@@ -1802,7 +1810,7 @@ pub struct Bf16Plan {
     /// stream's staging buffer (`Auto`: where [`plan::align_rows_pays`]).
     pub align_rows: bool,
     /// The 64×128 and 128×192 `wgmma` tiles only: blocks run in clusters of tiles that share
-    /// their operand tiles through TMA multicast ([`Multicast`], `GemmParams::multicast`;
+    /// their operand tiles through TMA multicast ([`Multicast`]: kernels compiled for the cluster;
     /// `Auto`: where [`plan::choose_bf16_multicast`] prices them cheaper).
     pub multicast: Multicast,
 }
@@ -1835,11 +1843,6 @@ impl Multicast {
     /// Blocks per cluster.
     pub fn blocks(self) -> u32 {
         u32::from(self.along_m) * u32::from(self.along_n)
-    }
-
-    /// `GemmParams::multicast`: 0 for [`Multicast::OFF`].
-    fn code(self) -> u32 {
-        if self.is_on() { kernels::matmul::multicast_code(self.along_m.into(), self.along_n.into()) } else { 0 }
     }
 
     /// The plan-label suffix: `+mc` for pairs, `+mc2x2` and the like for the others.
@@ -2058,7 +2061,7 @@ fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Mult
 /// The `wgmma` kernel of a BF16 layout and tile.
 fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
     let wide = tile == km::WG_WIDE;
     let small = tile == km::WG_SMALL;
     let w208 = tile == km::WG_WIDE_208;
@@ -2128,7 +2131,7 @@ fn deepen_lone_tile(tile: kernels::matmul::WgTile, plan: Bf16Plan, (m, n, k): (u
 /// a constant of the kernel).
 fn wgmma_bf16_clustered(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile, multicast: Multicast) -> Option<WgmmaKernel> {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| Some(WgmmaKernel { info, launch });
+    let k = |info, launch: WgmmaGemm| Some(WgmmaKernel { info, launch, cluster: multicast });
     let narrow = tile == km::WG_NARROW;
     let deep = tile == km::WG_NARROW_DEEP;
     if !narrow && !deep && tile != km::WG_WIDE_192 {
@@ -2164,7 +2167,7 @@ fn wgmma_bf16_clustered(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgT
 /// [`Bf16Kernel::Wgmma64x32Swapped`]).
 fn wgmma_bf16_swapped(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch };
+    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
     let slim = tile == km::WG_SLIM;
     match (ta, tb) {
         (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32_SWAPPED, km::gemm_wgmma_bf16_kk_64x32_swapped),
@@ -2225,7 +2228,6 @@ fn run_bf16_plan(
         Some(model) if plan.splits > 1 => split_params(gpu, params, &model, plan.splits),
         _ => params,
     };
-    let params = GemmParams { multicast: plan.multicast.code(), ..params };
     let bias_ptr = epilogue.bias.map_or(0u64, |b| b.device_ptr());
     // A tile kernel's grid: a block per tile, a split per z.
     let tiles = |info: &'static kernels::KernelInfo, tile, threads, shared| -> Result<LaunchConfig> {
@@ -2376,7 +2378,7 @@ fn launch_wgmma(
 ) -> Result<()> {
     use kernels::matmul as km;
     kernel.require(gpu)?;
-    let WgmmaKernel { info, launch } = kernel;
+    let WgmmaKernel { info, launch, cluster } = kernel;
     // An MN-major box is one 128-byte swizzle row wide (64 bf16, 32 f32), or a narrower tile's
     // width (`km::mn_box`: 64-byte rows), and a stage's k deep.
     let map = |m: &TmaMatrix, mn: bool, tile_rows: usize| {
@@ -2395,7 +2397,7 @@ fn launch_wgmma(
     // An operand shared by the blocks of a multicast cluster: the map of its pieces
     // (`km::multicast_pieces`) in the edge slot (K-major: the tile's rows cut in `pieces`;
     // MN-major: the stage's k cut in `pieces`, the main map where it is whole).
-    let (along_m, along_n) = km::multicast_shape(params.multicast);
+    let (along_m, along_n) = (u32::from(cluster.along_m), u32::from(cluster.along_n));
     let pieces = |m: &TmaMatrix, mn: bool, rows: usize, group: u32, main| {
         let pieces = km::multicast_pieces(mn, rows, group as usize);
         match (mn, pieces) {
@@ -2420,7 +2422,7 @@ fn launch_wgmma(
     // The wgmma kernels wait for the previous grid after their prologue
     // (`grid_dependency_wait`), so they may start while it finishes.
     cfg = cfg.with_overlap();
-    if params.multicast != 0 {
+    if cluster.is_on() {
         // Clusters of along_m × along_n tiles (`clustered_tile_of`'s order) in a 1-D grid padded
         // to whole clusters, each cluster along x, by the tile's splits along z.
         let (rows, cols) = (cfg.grid.y.next_multiple_of(along_m), cfg.grid.x.next_multiple_of(along_n));
@@ -2485,7 +2487,6 @@ fn gemm_params(
         x3_slices: 0,
         cluster: 0,
         c_bf16: epilogue.bf16_copy.map_or(0, |c| c.device_ptr()),
-        multicast: 0,
     }))
 }
 
@@ -2607,6 +2608,11 @@ mod tests {
         // Below and above the band.
         assert_ne!(bf16(1652, 264, 31), Bf16Kernel::ShortK);
         assert_ne!(bf16(4096, 4096, 20), Bf16Kernel::ShortK);
+        // Few outputs and k ≤ SHORTK_AUTO_SMALL_MAX_K: the 16-row short-k blocks, not the
+        // shared-memory tiles; past it the tiles.
+        assert_eq!(bf16(659, 33, 10), Bf16Kernel::ShortK);
+        assert_eq!(bf16(337, 48, 2), Bf16Kernel::ShortK);
+        assert_eq!(bf16(356, 11, 19), Bf16Kernel::SmemTiled);
     }
 
     #[test]
