@@ -626,6 +626,11 @@ struct WgmmaKernel {
 }
 
 impl WgmmaKernel {
+    /// A kernel whose blocks run alone (no multicast cluster).
+    fn alone(info: &'static kernels::KernelInfo, launch: WgmmaGemm) -> WgmmaKernel {
+        WgmmaKernel { info, launch, cluster: Multicast::OFF }
+    }
+
     /// `MissingKernel` unless the loaded PTX has this kernel (sm_90a).
     fn require(&self, gpu: &Gpu) -> Result<()> {
         if gpu.supports(self.info) {
@@ -660,7 +665,7 @@ fn tf32_transposing_tile(tile: kernels::matmul::WgTile, both: bool) -> Option<ke
 /// kernel's tile (fewer stages, scratch slots in their place).
 fn wgmma_tf32_layout(tile: kernels::matmul::WgTile, a_mn: bool, b_mn: bool) -> (WgmmaKernel, kernels::matmul::WgTile) {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
+    let k = WgmmaKernel::alone;
     let (wide, narrow) = (tile == km::WG_WIDE, tile == km::WG_NARROW);
     let Some(transposing) = tf32_transposing_tile(tile, a_mn && b_mn) else {
         // K-major only: launch_tf32_wgmma stages MN-major operands for this tile.
@@ -1563,7 +1568,7 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let tile = which.wgmma_tile().expect("a register-A kernel");
     let form = tf32_rega(&params).ok_or_else(|| crate::Error::InvalidArgument { op: "gemm", reason: format!("{which:?}: no MN-major operand") })?;
-    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
+    let k_ = WgmmaKernel::alone;
     let wide = which == GemmKernel::Tf32WgmmaRegAWide;
     let mn = |ptr, ks: u64, outer| TmaMatrix { ptr, element: TmaElement::F32, rows: k, cols: outer, ld: ks as usize };
     if rega_transposes(which, form, &params) {
@@ -1604,7 +1609,7 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
 /// then the TF32 `wgmma` kernel `info` on `tile`.
 fn launch_tf32x3(gpu: &Gpu, tile: kernels::matmul::WgTile, x: GemmPtrs, k: usize, params: GemmParams) -> Result<()> {
     use kernels::matmul as km;
-    let k3 = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
+    let k3 = WgmmaKernel::alone;
     let kernel = match tile {
         t if t == km::WG_MID => k3(&km::GEMM_WGMMA_TF32X3_KK_128X128, km::gemm_wgmma_tf32x3_kk_128x128),
         t => wgmma_tf32(t),
@@ -1640,7 +1645,7 @@ fn launch_tf32x3_split(gpu: &Gpu, x: GemmPtrs, params: GemmParams) -> Result<()>
     use kernels::matmul as km;
     let mn_major = |os, ks| !tf32_direct(os, ks) && tf32_transposable(os, ks);
     let mn = [mn_major(params.a_row_stride, params.a_col_stride), mn_major(params.b_col_stride, params.b_row_stride)];
-    let k_ = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
+    let k_ = WgmmaKernel::alone;
     let kernel = match (mn[0], mn[1]) {
         (false, false) => k_(&km::GEMM_WGMMA_TF32X3S_KK_128X128, km::gemm_wgmma_tf32x3s_kk_128x128),
         (false, true) => k_(&km::GEMM_WGMMA_TF32X3S_KN_128X128, km::gemm_wgmma_tf32x3s_kn_128x128),
@@ -2061,7 +2066,7 @@ fn bf16_splits(kernel: Bf16Kernel, m: usize, n: usize, k: usize, sms: plan::Mult
 /// The `wgmma` kernel of a BF16 layout and tile.
 fn wgmma_bf16(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
+    let k = WgmmaKernel::alone;
     let wide = tile == km::WG_WIDE;
     let small = tile == km::WG_SMALL;
     let w208 = tile == km::WG_WIDE_208;
@@ -2167,7 +2172,7 @@ fn wgmma_bf16_clustered(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgT
 /// [`Bf16Kernel::Wgmma64x32Swapped`]).
 fn wgmma_bf16_swapped(ta: Transpose, tb: Transpose, tile: kernels::matmul::WgTile) -> WgmmaKernel {
     use kernels::matmul as km;
-    let k = |info, launch: WgmmaGemm| WgmmaKernel { info, launch, cluster: Multicast::OFF };
+    let k = WgmmaKernel::alone;
     let slim = tile == km::WG_SLIM;
     match (ta, tb) {
         (Transpose::No, Transpose::Yes) if slim => k(&km::GEMM_WGMMA_BF16_KK_64X32_SWAPPED, km::gemm_wgmma_bf16_kk_64x32_swapped),
