@@ -31,6 +31,10 @@ use host::ops::matmul::{
 };
 use host::{DeviceMatrix, Gpu, Result};
 
+/// Longest k for which the BF16 short-k tensor-core tile (`Bf16Kernel::ShortKMma`) is among the
+/// plans timed: it runs any k, one 64-deep chunk after another, built for a few.
+const SHORTK_MMA_PLAN_MAX_K: usize = 256;
+
 /// The default shapes (m, n, k): squares, the MLP's layers at a few batches, skinny and tall
 /// products, and odd sizes.
 const SHAPES: [(usize, usize, usize); 30] = [
@@ -186,6 +190,9 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), (m, n, k): (usize, usize,
         } else {
             Plan::F32(GemmPlan { kernel: GemmKernel::ShortK, splits: 1 })
         });
+    }
+    if precision == "bf16" && k <= SHORTK_MMA_PLAN_MAX_K {
+        out.push(Plan::Bf16(Bf16Plan::new(Bf16Kernel::ShortKMma, 1)));
     }
     if precision == "f32" {
         out.push(Plan::F32(GemmPlan { kernel: GemmKernel::SmemTiled, splits: 1 }));

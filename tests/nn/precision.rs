@@ -115,6 +115,14 @@ fn epilogue_copy(g: &Gpu, rng: &mut StdRng) -> Result<(), String> {
                 })?;
             }
             copy_matches(g, &c, &copy, &format!("{run} {m}×{n}×{k}"))?;
+            if run == "bf16" {
+                // The short-k tensor-core tile, forced (its epilogue loop writes the copy).
+                let mut c = gpu(DeviceMatrix::filled(g, m, n, f32::NAN))?;
+                gpu(copy.fill_bits(g, BF16_NAN))?;
+                let epi = Epilogue::bias_act(&bias, Activation::Relu).with_bf16_copy(&copy);
+                gpu(gemm_bf16_with_plan(g, &ha, Transpose::No, &hb, Transpose::Yes, epi, &mut c, Bf16Plan::new(Bf16Kernel::ShortKMma, 1)))?;
+                copy_matches(g, &c, &copy, &format!("ShortKMma {m}×{n}×{k}"))?;
+            }
             if run == "bf16" && m == 1000 {
                 // The multicast cluster kernels (pairs in one split and two, 2×2 clusters), forced.
                 for plan in [

@@ -484,6 +484,19 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // The short-k BF16 tensor-core tile, every layout: one chunk of 32 k and several (ragged:
+    // 33, 84, 1000), k of 1, odd m and n (partial tiles, C rows off 16 bytes), operand rows of
+    // an odd number of elements (element loads at any alignment), one block and many; split-K
+    // is refused.
+    for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+        for (m, k, n) in [(1, 1, 1), (33, 7, 129), (65, 32, 63), (130, 33, 70), (71, 84, 516), (6308, 20, 37), (5, 3, 2000), (200, 1000, 3), (128, 64, 128)] {
+            s.gpu(format!("gemm_bf16::ShortKMma::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                check_gemm_bf16(g, rng, Bf16Kernel::ShortKMma, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
+                check_gemm_bf16(g, rng, Bf16Kernel::ShortKMma, None, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)?;
+                expect_refused_bf16_plan(g, Bf16Plan::new(Bf16Kernel::ShortKMma, 2), (m, k, n), (ta, tb), "no split-K")
+            });
+        }
+    }
     // Split-K in the BF16 mma.sync kernels, every layout: edge tiles, a ragged last 64-deep
     // slice (k = 1000: 15 full slices and 40 left), splits of 2 and 3 (and a refused 5: splits
     // shorter than 4 slices), odd strides (guarded copies), a tiny m.

@@ -9,6 +9,7 @@
 //! | `naive.rs` | `gemm_naive_f32` | one thread per output, operands from global memory |
 //! | `tiled.rs` | `gemm_smem_f32` | 32×32 tiles staged in shared memory |
 //! | `tiled.rs` | `gemm_shortk_f32`, `gemm_shortk_bf16`, `gemm_shortk_small_*` | k ≤ 32: operands staged once, 8×4 outputs per thread (2×4 on grids short of a wave) stored as quads |
+//! | `shortk_mma.rs` | `gemm_shortk_mma_bf16` | short k on BF16 tensor cores: 64-deep chunks loaded element by element in any layout, `mma.sync` on a 64×64 tile, a few hundred instructions |
 //! | `blocktile_1d.rs` | `gemm_bt1d_f32` | each thread computes a column of 8 outputs |
 //! | `simt.rs` | `gemm_bt2d_f32` | 8×8 outputs per thread from registers (2-D blocking) |
 //! | `simt.rs` | `gemm_vec4_f32` | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |
@@ -49,6 +50,7 @@ mod mma_tf32;
 mod naive;
 mod narrow;
 mod pipeline;
+mod shortk_mma;
 mod simt;
 mod simt_pipelined;
 mod simt_wide;
@@ -66,6 +68,7 @@ pub use mma_tf32::*;
 pub use naive::*;
 pub use narrow::*;
 pub use pipeline::{TC_BK, TC_BM, TC_BN, TC_LDO, TC_THREADS, TC_TILE_64, TC_TILE_128, TcTile, tc_shared_bytes};
+pub use shortk_mma::*;
 pub use simt::*;
 pub use simt_pipelined::*;
 pub use simt_wide::*;

@@ -1095,23 +1095,43 @@ pub const SHORTK_AUTO_MAX_K: usize = 12;
 /// from k = 24 (1024×4096×24 nn 13.5 against 11.5; H100, docs/runs/2026-11-24-h100-s12/e10).
 pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
 
-/// Whether BF16 `Auto` runs the short-k kernel on a product its `wgmma` path would pad first
-/// (`pad` > 0 elements: rows the copy engine cannot read), for k up to
-/// [`SHORTK_PADDED_MAX_K`]: on outputs of [`SHORTK_PADDED_OUTPUTS`], where the padding pass and
-/// a short main loop cost the tensor-core tiles more than the CUDA cores take.
-fn shortk_instead_of_padding(m: usize, n: usize, k: usize, pad: usize) -> bool {
-    pad > 0 && (1..=SHORTK_PADDED_MAX_K).contains(&k) && SHORTK_PADDED_OUTPUTS.contains(&m.saturating_mul(n))
+/// Whether BF16 `Auto` runs the short-k tensor-core tile ([`Bf16Kernel::ShortKMma`]): operand
+/// rows the copy engine cannot read (`pad` > 0: the `wgmma` path would copy them into padded
+/// rows first), k in [`SHORTK_MMA_AUTO_K`] and outputs in [`SHORTK_MMA_AUTO_OUTPUTS`]. There the
+/// other plans pay for a padding pass, element loads into a long pipeline or CUDA-core FMAs,
+/// and this tile starts and finishes sooner: over the 17 such products of the first timing it
+/// ran in 0.67–0.85 of the old pick's time (tt 6308×37×20 5.27 → 3.94 µs, PyTorch 3.32; nn
+/// 1484×340×20 5.84 → 4.46, PyTorch 3.70; tn 2753×975×32 12.7 → 9.6; tt 3068×412×54 9.5 →
+/// 6.4; H200, docs/runs/2026-11-28-s34/q3), and `Auto`, new against old in one call, took 0.775
+/// of the old time on geometric mean over 49 products (those 17, the CUDA-core kernel's old
+/// padded band, 24 random padded ones), slower only on three of k past 64 with many blocks,
+/// which [`SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS`] now leaves to the tiles (q4).
+fn shortk_mma_auto(m: usize, n: usize, k: usize, pad: usize) -> bool {
+    let outputs = m.saturating_mul(n);
+    let one_chunk = k <= kernels::matmul::SHORTK_MMA_BK;
+    pad > 0 && SHORTK_MMA_AUTO_K.contains(&k) && SHORTK_MMA_AUTO_OUTPUTS.contains(&outputs) && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
 }
 
-/// Longest k of [`shortk_instead_of_padding`]. The short-k kernel's time grows with k (its
-/// FMAs on the CUDA cores), the padded `wgmma` plan's hardly. Re-timed with this session's
-/// kernels on nine products of 1.1–2.9 Mi outputs in every layout (H200,
-/// docs/runs/2026-11-28-s31/m4), it still won or tied up to k = 23 (300×5000×17 7.5–7.7 µs
-/// against 9.3–9.9 for `Auto`'s padded 64×64 tile; 387×4330×23 9.7–10.1 against 8.8–11.2), and
-/// lost from k = 25 in every layout (2501×1001×25 13.7–14.0 against 12.2–12.6 on the padded
-/// 64×128 tile, 1301×1699×31 14.8–15.0 against 12.0–14.5, 2753×975×32 15.0–15.1 against
-/// 10.8–12.6).
-pub const SHORTK_PADDED_MAX_K: usize = 24;
+/// The k of [`shortk_mma_auto`]: from 11, below which the CUDA-core short-k kernel wins (k ≤ 10:
+/// nn 4096×1024×10 8.6 µs on it against 10.8, nn 797×346×9 3.3 against 3.9), to 96: one or two
+/// chunks of the tile (64 k each). With a second chunk it still beat the padded `wgmma` tiles
+/// at k = 67–92 (nn 1964×126×67 6.8 → 5.6 µs, tt 193×4861×74 10.4 → 8.1, nn 884×189×92 6.7 →
+/// 5.5) and lost at 123 (nt 719×4288×123 13.2 against 15.0; q3).
+pub const SHORTK_MMA_AUTO_K: std::ops::RangeInclusive<usize> = 11..=96;
+
+/// The outputs of [`shortk_mma_auto`]. Below 2¹⁷ the shared-memory and 64×32 tiles start as
+/// soon or sooner (nn 673×159×57 3.8 µs against 4.2, tt 111×791×22 2.7 against 3.8, nn
+/// 462×32×66 4.2 against 5.3); from 2²² the `wgmma` tiles stream C faster (nt 6756×5013×42 75
+/// µs against 88; q3). Inside, the largest product timed was tn 2753×975×32 (2.7 M outputs:
+/// 12.7 → 9.6 µs).
+pub const SHORTK_MMA_AUTO_OUTPUTS: std::ops::Range<usize> = (1 << 17)..(1 << 22);
+
+/// Most outputs of [`shortk_mma_auto`] for k past one chunk (64): each block loads and stages a
+/// second chunk, and over many blocks the padded `wgmma` tiles ran faster (tn 143×13368×80:
+/// 10.5 µs against 14.5, nt 172×8544×74 9.1 against 10.4, tn 513×6617×92 13.6 against 22.0),
+/// where below 2²⁰ it won every product timed (nn 129×1867×77 7.2 → 5.4 µs, nn 372×1355×79 7.6
+/// → 5.5, tn 641×676×89 7.0 → 6.0; H200, docs/runs/2026-11-28-s34/q4).
+pub const SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS: usize = 1 << 20;
 
 /// Whether BF16 `Auto` runs a product its `wgmma` path would pad first (`pad` > 0) on the
 /// `mma.sync` tiles instead, which read any rows: one k-slice of theirs (k ≤
@@ -1128,15 +1148,6 @@ fn mma_instead_of_padding(m: usize, n: usize, k: usize, pad: usize) -> bool {
 /// six (tn 1632×1195×51 8.2 against 10.1, nt 1691×3668×46 19.4 against 23.4; H100,
 /// docs/runs/2026-11-25-h100-s21/d3).
 pub const MMA_PADDED_MAX_OUTPUTS: usize = 1 << 20;
-
-/// Outputs for which BF16 `Auto` prefers the short-k kernel to padding for `wgmma`
-/// ([`shortk_instead_of_padding`]). In it the short-k kernel ran 387×4330×23 in 9.6–9.9 µs
-/// against 16.4–19.5 for `Auto`'s padded tiles, 777×1555×27 9.8–10.1 against 14.9–16.2,
-/// 300×5000×17 7.3–7.5 against 7.6–12.7 (every layout); below it the tiles matched or beat it
-/// (3000×300×25 8.1–8.3 against 5.3–8.2, 1652×264×31 7.2 against 6.6–6.9), above it too
-/// (2000×3000×30 21.3 against 13.2–18.9, 4096×4096×20 43–44 against 30–42; H100,
-/// docs/runs/2026-11-24-h100-s17/e6).
-pub const SHORTK_PADDED_OUTPUTS: std::ops::Range<usize> = (1 << 20)..(1 << 22);
 
 /// Fewest outputs for the short-k kernel in `Auto`: below it the 32×32 shared-memory tiles
 /// start sooner (326×6×8: 3.0 µs against 4.8; e5); not so for FP32 and TF32 since the 16-row
@@ -1726,6 +1737,11 @@ pub enum Bf16Kernel {
     ColDot,
     /// k ≤ 32 on the CUDA cores, as [`GemmKernel::ShortK`].
     ShortK,
+    /// Short k on the tensor cores: 64×64 tiles of `mma.sync`, op(A) and op(B) loaded element by
+    /// element in 64-deep chunks (any layout and row alignment), a few hundred instructions in
+    /// all, so a block starts and finishes sooner than the pipelined tiles'. Correct for any k;
+    /// no split-K.
+    ShortKMma,
     /// At most 16 rows or columns of C, as [`GemmKernel::NarrowMn`] (f32 accumulation on the
     /// CUDA cores).
     NarrowMn,
@@ -1741,7 +1757,7 @@ pub enum Bf16Kernel {
 
 impl Bf16Kernel {
     /// Every concrete kernel (`Auto` excluded).
-    pub const ALL: [Bf16Kernel; 18] = [
+    pub const ALL: [Bf16Kernel; 19] = [
         Bf16Kernel::SmemTiled,
         Bf16Kernel::Mma,
         Bf16Kernel::MmaLdmatrix,
@@ -1760,13 +1776,22 @@ impl Bf16Kernel {
         Bf16Kernel::NarrowMn,
         Bf16Kernel::NarrowK,
         Bf16Kernel::ShortK,
+        Bf16Kernel::ShortKMma,
     ];
 
     /// Whether the kernel writes an [`Epilogue::bf16_copy`] (as [`GemmKernel::writes_bf16_copy`]):
     /// the tensor-core tiles and `RowDot`. [`gemm_bf16`] runs `Auto` with a copy on one of them.
     pub fn writes_bf16_copy(self) -> bool {
-        matches!(self, Bf16Kernel::Mma | Bf16Kernel::MmaLdmatrix | Bf16Kernel::MmaTile64 | Bf16Kernel::RowDot | Bf16Kernel::NarrowMn | Bf16Kernel::NarrowK)
-            || self.is_wgmma()
+        matches!(
+            self,
+            Bf16Kernel::Mma
+                | Bf16Kernel::MmaLdmatrix
+                | Bf16Kernel::MmaTile64
+                | Bf16Kernel::ShortKMma
+                | Bf16Kernel::RowDot
+                | Bf16Kernel::NarrowMn
+                | Bf16Kernel::NarrowK
+        ) || self.is_wgmma()
     }
 
     /// Whether the kernel is one of the Hopper `wgmma` tiles (sm_90a only; the copy engine
@@ -1954,7 +1979,8 @@ pub(crate) fn bf16_plan(
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan::new(kernel, narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits)
         }
-        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16, sms.count) || shortk_instead_of_padding(m, n, k, pad) => Bf16Plan::new(Bf16Kernel::ShortK, 1),
+        Bf16Kernel::Auto if shortk_mma_auto(m, n, k, pad) => Bf16Plan::new(Bf16Kernel::ShortKMma, 1),
+        Bf16Kernel::Auto if shortk_auto(params, Precision::Bf16, sms.count) => Bf16Plan::new(Bf16Kernel::ShortK, 1),
         Bf16Kernel::Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_BF16, AUTO_SMEM_MAX_BLOCKS_PER_SM_BF16, m, n, k, sms.count) => {
             Bf16Plan::new(Bf16Kernel::SmemTiled, 1)
         }
@@ -2268,6 +2294,9 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
+        Bf16Kernel::ShortKMma => {
+            (km::gemm_shortk_mma_bf16, tiles(&km::GEMM_SHORTK_MMA_BF16, km::SHORTK_MMA_TILE, km::SHORTK_MMA_THREADS, km::SHORTK_MMA_SHARED)?)
+        }
         // The `wgmma` tiles (`Bf16Kernel::is_wgmma`; Auto was refused above).
         _ => {
             let tile = plan.kernel.wgmma_tile().expect("a wgmma kernel (Auto was refused above)");
@@ -2596,23 +2625,30 @@ mod tests {
     }
 
     #[test]
-    fn bf16_auto_runs_short_k_instead_of_padding_only_on_mid_outputs_and_a_short_k() {
+    fn bf16_auto_runs_the_short_k_tensor_core_tile_on_padded_mid_outputs() {
         let bf16 = |m: usize, n: usize, k: usize| {
             let p = params(m, n, k, false, true);
             // Rows of k elements: padded when k is not a multiple of 8.
             let pad = if k.is_multiple_of(8) { 0 } else { (m + n) * k.next_multiple_of(8) };
             bf16_plan(&p, (Transpose::No, Transpose::Yes), Bf16Kernel::Auto, pad, true, plan::Multiprocessors::H100, false).kernel
         };
-        assert_eq!(bf16(387, 4330, 23), Bf16Kernel::ShortK);
-        assert_eq!(bf16(300, 5000, 17), Bf16Kernel::ShortK);
-        // Past SHORTK_PADDED_MAX_K: the padded tiles.
-        assert_ne!(bf16(777, 1555, 27), Bf16Kernel::ShortK);
-        assert_ne!(bf16(2753, 975, 31), Bf16Kernel::ShortK);
-        // Aligned k: no padding pass, the tiles.
-        assert_ne!(bf16(387, 4330, 24), Bf16Kernel::ShortK);
-        // Below and above the band.
-        assert_ne!(bf16(1652, 264, 31), Bf16Kernel::ShortK);
-        assert_ne!(bf16(4096, 4096, 20), Bf16Kernel::ShortK);
+        let tile = Bf16Kernel::ShortKMma;
+        for (m, n, k) in [(6308, 37, 20), (1484, 340, 20), (387, 4330, 23), (300, 5000, 17), (2753, 975, 31), (1964, 126, 67), (884, 189, 92), (322, 4203, 11)]
+        {
+            assert_eq!(bf16(m, n, k), tile, "{m}x{n}x{k}");
+        }
+        // Aligned rows (no padding pass): the tiles.
+        assert_ne!(bf16(387, 4330, 24), tile);
+        assert_ne!(bf16(1024, 784, 32), tile);
+        // k past the band: the CUDA-core short-k kernel below it, the padded tiles above.
+        assert_eq!(bf16(4096, 1024, 10), Bf16Kernel::ShortK);
+        assert_ne!(bf16(719, 4288, 123), tile);
+        // Two chunks (k past 64) only below 2²⁰ outputs.
+        assert_ne!(bf16(143, 13368, 81), tile);
+        assert_eq!(bf16(372, 1355, 79), tile);
+        // Outputs outside the band.
+        assert_ne!(bf16(673, 159, 57), tile);
+        assert_ne!(bf16(6756, 5013, 42), tile);
         // Few outputs and k ≤ SHORTK_AUTO_SMALL_MAX_K: the 16-row short-k blocks, not the
         // shared-memory tiles; past it the tiles.
         assert_eq!(bf16(659, 33, 10), Bf16Kernel::ShortK);

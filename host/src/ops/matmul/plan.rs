@@ -394,7 +394,7 @@ impl TileModel {
             Bf16Kernel::ColDot => TileModel::of(GemmKernel::ColDot),
             Bf16Kernel::NarrowMn => TileModel::of(GemmKernel::NarrowMn),
             Bf16Kernel::NarrowK => TileModel::of(GemmKernel::NarrowK),
-            Bf16Kernel::SmemTiled | Bf16Kernel::ShortK | Bf16Kernel::Mma | Bf16Kernel::WarpDot | Bf16Kernel::Auto => None,
+            Bf16Kernel::SmemTiled | Bf16Kernel::ShortK | Bf16Kernel::ShortKMma | Bf16Kernel::Mma | Bf16Kernel::WarpDot | Bf16Kernel::Auto => None,
         }
     }
 
