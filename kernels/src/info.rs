@@ -22,6 +22,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_SHORTK_SMALL_F32,
     matmul::GEMM_SHORTK_SMALL_BF16,
     matmul::GEMM_SHORTK_MMA_BF16,
+    matmul::GEMM_SHORTK_MMA_SMALL_BF16,
     matmul::GEMM_BT1D_F32,
     matmul::GEMM_BT2D_F32,
     matmul::GEMM_VEC4_F32,

@@ -486,10 +486,23 @@ pub fn register(s: &mut Suite) {
     }
     // The short-k BF16 tensor-core tile, every layout: one chunk of 32 k and several (ragged:
     // 33, 84, 1000), k of 1, odd m and n (partial tiles, C rows off 16 bytes), operand rows of
-    // an odd number of elements (element loads at any alignment), one block and many; split-K
-    // is refused.
+    // an odd number of elements (element loads at any alignment), one block and many (32×32
+    // tiles on grids short of a wave, 64×64 ones past it: 1000×2003, 999×2049); split-K is
+    // refused.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for (m, k, n) in [(1, 1, 1), (33, 7, 129), (65, 32, 63), (130, 33, 70), (71, 84, 516), (6308, 20, 37), (5, 3, 2000), (200, 1000, 3), (128, 64, 128)] {
+        for (m, k, n) in [
+            (1, 1, 1),
+            (33, 7, 129),
+            (65, 32, 63),
+            (130, 33, 70),
+            (71, 84, 516),
+            (6308, 20, 37),
+            (5, 3, 2000),
+            (200, 1000, 3),
+            (128, 64, 128),
+            (1000, 20, 2003),
+            (999, 77, 2049),
+        ] {
             s.gpu(format!("gemm_bf16::ShortKMma::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 check_gemm_bf16(g, rng, Bf16Kernel::ShortKMma, None, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0)?;
                 check_gemm_bf16(g, rng, Bf16Kernel::ShortKMma, None, (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0)?;

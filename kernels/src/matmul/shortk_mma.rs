@@ -24,6 +24,8 @@ pub const SHORTK_MMA_BK: usize = 64;
 pub const SHORTK_MMA_BK_SHORT: usize = 32;
 /// Rows and columns of C per block of `gemm_shortk_mma_bf16`.
 pub const SHORTK_MMA_TILE: usize = 64;
+/// Rows and columns of C per block of `gemm_shortk_mma_small_bf16`.
+pub const SHORTK_MMA_SMALL_TILE: usize = 32;
 /// Threads per block of `gemm_shortk_mma_bf16`: four warps of 32×32 outputs.
 pub const SHORTK_MMA_THREADS: u32 = 128;
 /// Row pitch (halves) of a staged chunk of `bk` k: `bk` + 8 (80 or 144 bytes, so the 8 rows one
@@ -44,12 +46,12 @@ pub const SHORTK_MMA_SHARED: u32 = {
 const MAX_PER_THREAD: usize = SHORTK_MMA_TILE * SHORTK_MMA_BK / SHORTK_MMA_THREADS as usize;
 
 /// One operand's chunk as this thread loads and stores it: element j is (outer o0 + j·do, k q0 +
-/// j·dq) of the tile's 64 outer indices by BK k. Along k when k is contiguous (a warp's lanes
-/// take 32 adjacent k of one row), else along the outer index (64 adjacent rows, two k per
-/// block pass).
+/// j·dq) of the tile's TILE outer indices by BK k. Along k when k is contiguous (a warp's lanes
+/// take 32 adjacent k of one row), else along the outer index (TILE adjacent rows, 128 / TILE
+/// k per block pass).
 #[cfg(target_arch = "nvptx64")]
 #[derive(Clone, Copy)]
-struct Walk<const BK: usize> {
+struct Walk<const BK: usize, const TILE: usize> {
     o0: u32,
     q0: u32,
     d_o: u32,
@@ -57,16 +59,15 @@ struct Walk<const BK: usize> {
 }
 
 #[cfg(target_arch = "nvptx64")]
-impl<const BK: usize> Walk<BK> {
+impl<const BK: usize, const TILE: usize> Walk<BK, TILE> {
     /// Elements per thread.
-    const PER: usize = SHORTK_MMA_TILE * BK / SHORTK_MMA_THREADS as usize;
+    const PER: usize = TILE * BK / SHORTK_MMA_THREADS as usize;
 
     #[inline(always)]
     fn new(k_contig: bool, tid: u32) -> Self {
         const T: u32 = SHORTK_MMA_THREADS;
-        const TILE: u32 = SHORTK_MMA_TILE as u32;
-        let bk = BK as u32;
-        if k_contig { Walk { o0: tid / bk, q0: tid % bk, d_o: T / bk, d_q: 0 } } else { Walk { o0: tid % TILE, q0: tid / TILE, d_o: 0, d_q: T / TILE } }
+        let (bk, tile) = (BK as u32, TILE as u32);
+        if k_contig { Walk { o0: tid / bk, q0: tid % bk, d_o: T / bk, d_q: 0 } } else { Walk { o0: tid % tile, q0: tid / tile, d_o: 0, d_q: T / tile } }
     }
 
     /// The walk through [`fresh`], once per chunk: every value derived from it per element
@@ -92,7 +93,7 @@ impl<const BK: usize> Walk<BK> {
     unsafe fn load(self, x: *const u16, (so, sq): (usize, usize), first: usize, outer: usize, k0: usize, k: usize) -> [u16; MAX_PER_THREAD] {
         let mut v = [0u16; MAX_PER_THREAD];
         let this = self.fresh();
-        let o_rem = outer.saturating_sub(first).min(SHORTK_MMA_TILE) as u32;
+        let o_rem = outer.saturating_sub(first).min(TILE) as u32;
         let k_rem = (k - k0).min(BK) as u32;
         // The fixed index inside, and the room along the stepping one (steps of 2 or 4).
         let (fixed_in, room, d) =
@@ -114,7 +115,7 @@ impl<const BK: usize> Walk<BK> {
     /// Stores the values [`Walk::load`] returned into the k-contiguous chunk at `s`.
     ///
     /// # Safety
-    /// `s` holds 64 rows of `ldk(BK)` halves.
+    /// `s` holds TILE rows of `ldk(BK)` halves.
     #[inline(always)]
     unsafe fn store(self, s: *mut u16, v: [u16; MAX_PER_THREAD]) {
         let this = self.fresh();
@@ -123,7 +124,7 @@ impl<const BK: usize> Walk<BK> {
         let step = this.d_o * ld + this.d_q;
         unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] {
             if j < Self::PER {
-                // SAFETY: element j is (o, q) with o < 64, q < BK.
+                // SAFETY: element j is (o, q) with o < TILE, q < BK.
                 unsafe { *s.add((first + j as u32 * step) as usize) = v[j] };
             }
         });
@@ -190,20 +191,48 @@ unsafe fn pair<const BK: usize>(s: *const u16, o: usize, q: usize) -> u32 {
 pub unsafe fn gemm_shortk_mma_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded from the caller (a uniform branch: one body runs).
     unsafe {
-        if p.k as usize <= SHORTK_MMA_BK_SHORT { shortk_mma::<SHORTK_MMA_BK_SHORT>(a, b, c, bias, &p) } else { shortk_mma::<SHORTK_MMA_BK>(a, b, c, bias, &p) }
+        if p.k as usize <= SHORTK_MMA_BK_SHORT {
+            shortk_mma::<SHORTK_MMA_BK_SHORT, SHORTK_MMA_TILE>(a, b, c, bias, &p)
+        } else {
+            shortk_mma::<SHORTK_MMA_BK, SHORTK_MMA_TILE>(a, b, c, bias, &p)
+        }
     }
 }
 
-/// The body of [`gemm_shortk_mma_bf16`] in chunks of BK k.
+/// [`gemm_shortk_mma_bf16`] on 32×32 tiles: four times the blocks, and a quarter of the loads,
+/// steps and stores per warp, for products whose 64×64 grid leaves multiprocessors idle (a
+/// block's time there is the chain of its warps' instructions, at one warp per scheduler).
 ///
 /// # Safety
-/// As [`gemm_shortk_mma_bf16`].
+/// As [`gemm_shortk_mma_bf16`], with grid (⌈n/32⌉, ⌈m/32⌉).
+///
+/// # Thread mapping
+/// Warp w → rows (w%2)·16, columns (w/2)·16 of the block's tile, as 1×2 mma tiles of 16×8.
+#[kernel(max_threads = 128, min_blocks = 4)]
+pub unsafe fn gemm_shortk_mma_small_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded from the caller (a uniform branch: one body runs).
+    unsafe {
+        if p.k as usize <= SHORTK_MMA_BK_SHORT {
+            shortk_mma::<SHORTK_MMA_BK_SHORT, SHORTK_MMA_SMALL_TILE>(a, b, c, bias, &p)
+        } else {
+            shortk_mma::<SHORTK_MMA_BK, SHORTK_MMA_SMALL_TILE>(a, b, c, bias, &p)
+        }
+    }
+}
+
+/// The body of [`gemm_shortk_mma_bf16`] in chunks of BK k, on TILE×TILE tiles of four warps (2 × 2
+/// of (TILE/2)², as (TILE/32) × (TILE/16) mma tiles of 16×8 each).
+///
+/// # Safety
+/// As [`gemm_shortk_mma_bf16`], with grid (⌈n/TILE⌉, ⌈m/TILE⌉).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn shortk_mma<const BK: usize>(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: &GemmParams) {
+unsafe fn shortk_mma<const BK: usize, const TILE: usize>(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: &GemmParams) {
     use super::common::mma_bf16;
     use crate::thread;
-    const TILE: usize = SHORTK_MMA_TILE;
+    const { assert!(TILE == 32 || TILE == 64) };
+    // mma tiles per warp along m (16 rows each) and n (8 columns each).
+    let (mi, nj) = (TILE / 32, TILE / 16);
     let tid = thread::thread_idx_x() as usize;
     let (lane, warp) = (tid % 32, tid / 32);
     let (g, t) = (lane / 4, 2 * (lane % 4));
@@ -217,8 +246,8 @@ unsafe fn shortk_mma<const BK: usize>(a: *const u16, b: *const u16, c: *mut f32,
     // x·b_col_stride], staged as rows x.
     let a_str = (p.a_row_stride as usize, p.a_col_stride as usize);
     let b_str = (p.b_col_stride as usize, p.b_row_stride as usize);
-    let (wa, wb) = (Walk::<BK>::new(a_str.1 == 1, tid as u32), Walk::<BK>::new(b_str.1 == 1, tid as u32));
-    let (wr, wc) = ((warp % 2) * 32, (warp / 2) * 32);
+    let (wa, wb) = (Walk::<BK, TILE>::new(a_str.1 == 1, tid as u32), Walk::<BK, TILE>::new(b_str.1 == 1, tid as u32));
+    let (wr, wc) = ((warp % 2) * TILE / 2, (warp / 2) * TILE / 2);
     let mut acc = [[[0f32; 4]; 4]; 2];
     let chunks = super::opaque(k.div_ceil(BK));
     let mut ch = 0;
@@ -239,23 +268,29 @@ unsafe fn shortk_mma<const BK: usize>(a: *const u16, b: *const u16, c: *mut f32,
         unroll!(ks in [0, 1, 2, 3] {
             if ks * 16 < BK {
                 let q = ks * 16 + t;
-                // SAFETY: rows < 64, q + 9 < BK.
+                // SAFETY: rows < TILE, q + 9 < BK.
                 let (fa, fb) = unsafe {
                     let mut fa = [[0u32; 4]; 2];
                     unroll!(i in [0, 1] {
-                        let r = wr + 16 * i + g;
-                        fa[i] = [pair::<BK>(sa, r, q), pair::<BK>(sa, r + 8, q), pair::<BK>(sa, r, q + 8), pair::<BK>(sa, r + 8, q + 8)];
+                        if i < mi {
+                            let r = wr + 16 * i + g;
+                            fa[i] = [pair::<BK>(sa, r, q), pair::<BK>(sa, r + 8, q), pair::<BK>(sa, r, q + 8), pair::<BK>(sa, r + 8, q + 8)];
+                        }
                     });
                     let mut fb = [[0u32; 2]; 4];
                     unroll!(j in [0, 1, 2, 3] {
-                        let x = wc + 8 * j + g;
-                        fb[j] = [pair::<BK>(sb, x, q), pair::<BK>(sb, x, q + 8)];
+                        if j < nj {
+                            let x = wc + 8 * j + g;
+                            fb[j] = [pair::<BK>(sb, x, q), pair::<BK>(sb, x, q + 8)];
+                        }
                     });
                     (fa, fb)
                 };
                 unroll!(i in [0, 1] {
                     unroll!(j in [0, 1, 2, 3] {
-                        mma_bf16(&mut acc[i][j], fa[i], fb[j]);
+                        if i < mi && j < nj {
+                            mma_bf16(&mut acc[i][j], fa[i], fb[j]);
+                        }
                     });
                 });
             }
@@ -268,11 +303,13 @@ unsafe fn shortk_mma<const BK: usize>(a: *const u16, b: *const u16, c: *mut f32,
     let sc = crate::shared::dynamic_shared::<f32>();
     unroll!(i in [0, 1] {
         unroll!(j in [0, 1, 2, 3] {
-            let (r, x) = (wr + 16 * i + g, wc + 8 * j + t);
-            // SAFETY: inside the 64×68 tile; 8-byte aligned (ld and x even).
-            unsafe {
-                *(sc.add(r * ld + x) as *mut [f32; 2]) = [acc[i][j][0], acc[i][j][1]];
-                *(sc.add((r + 8) * ld + x) as *mut [f32; 2]) = [acc[i][j][2], acc[i][j][3]];
+            if i < mi && j < nj {
+                let (r, x) = (wr + 16 * i + g, wc + 8 * j + t);
+                // SAFETY: inside the TILE×(TILE + 4) tile; 8-byte aligned (ld and x even).
+                unsafe {
+                    *(sc.add(r * ld + x) as *mut [f32; 2]) = [acc[i][j][0], acc[i][j][1]];
+                    *(sc.add((r + 8) * ld + x) as *mut [f32; 2]) = [acc[i][j][2], acc[i][j][3]];
+                }
             }
         });
     });

@@ -1095,36 +1095,53 @@ pub const SHORTK_AUTO_MAX_K: usize = 12;
 /// from k = 24 (1024×4096×24 nn 13.5 against 11.5; H100, docs/runs/2026-11-24-h100-s12/e10).
 pub const SHORTK_AUTO_TF32_MAX_K: usize = 16;
 
+/// Whether [`Bf16Kernel::ShortKMma`] runs on 32×32 tiles (`gemm_shortk_mma_small_bf16`) rather
+/// than 64×64 ones: where the 64×64 grid holds fewer than one and a half blocks per
+/// multiprocessor. A block's time there is the chain of its warps' instructions (one warp per
+/// scheduler), and the 32×32 tile's warps run a quarter of the loads, steps and stores: both
+/// tiles timed in one call on 94 BF16 products of k 9–128 (H200, docs/runs/2026-11-28-s34/q5),
+/// the 32×32 tiles ran in 0.53–0.96 of the 64×64 ones' time below 132 blocks of 64×64 (tn
+/// 388×236×84 3.3 µs against 5.8, PyTorch 3.9; tt 6308×37×20 3.0 against 4.0, PyTorch 3.2), in
+/// 0.72–1.02 from 132 to 198 (nn 1484×340×20 3.3 against 4.4; nn 1380×539×91 7.5 against 7.4),
+/// and mostly slower from 208 (tn 1024×1024×64 6.5 against 5.2, tt 193×4861×74 9.5 against
+/// 8.1).
+fn shortk_mma_small(m: usize, n: usize, sms: usize) -> bool {
+    let tile = kernels::matmul::SHORTK_MMA_TILE;
+    2 * m.div_ceil(tile) * n.div_ceil(tile) < 3 * sms
+}
+
 /// Whether BF16 `Auto` runs the short-k tensor-core tile ([`Bf16Kernel::ShortKMma`]): operand
 /// rows the copy engine cannot read (`pad` > 0: the `wgmma` path would copy them into padded
-/// rows first), k in [`SHORTK_MMA_AUTO_K`] and outputs in [`SHORTK_MMA_AUTO_OUTPUTS`]. There the
-/// other plans pay for a padding pass, element loads into a long pipeline or CUDA-core FMAs,
-/// and this tile starts and finishes sooner: over the 17 such products of the first timing it
-/// ran in 0.67–0.85 of the old pick's time (tt 6308×37×20 5.27 → 3.94 µs, PyTorch 3.32; nn
-/// 1484×340×20 5.84 → 4.46, PyTorch 3.70; tn 2753×975×32 12.7 → 9.6; tt 3068×412×54 9.5 →
-/// 6.4; H200, docs/runs/2026-11-28-s34/q3), and `Auto`, new against old in one call, took 0.775
-/// of the old time on geometric mean over 49 products (those 17, the CUDA-core kernel's old
-/// padded band, 24 random padded ones), slower only on three of k past 64 with many blocks,
-/// which [`SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS`] now leaves to the tiles (q4).
+/// rows first), more than 16 rows and columns, k in [`SHORTK_MMA_AUTO_K`] and fewer outputs than
+/// [`SHORTK_MMA_AUTO_MAX_OUTPUTS`]. There the other plans pay for a padding pass, element loads
+/// into a long pipeline, or CUDA-core FMAs, and this tile starts and finishes sooner. With 64×64
+/// tiles only, `Auto` new against old took 0.775 of the old time on geometric mean over 49 such
+/// products of 2¹⁷–2²² outputs (H200, docs/runs/2026-11-28-s34/q4); with the 32×32 tiles on
+/// small grids ([`shortk_mma_small`]) it also beat the old picks below 2¹⁷ outputs, where the
+/// shared-memory and `wgmma` tiles had won against the 64×64 one (tt 125×22×91 6.3 µs → 3.1,
+/// nn 462×32×66 4.2 → 2.8, tn 227×138×45 3.9 → 2.5, nn 673×159×57 3.8 → 2.6, nn 24×137×22 2.4
+/// → 2.2; q5).
 fn shortk_mma_auto(m: usize, n: usize, k: usize, pad: usize) -> bool {
     let outputs = m.saturating_mul(n);
     let one_chunk = k <= kernels::matmul::SHORTK_MMA_BK;
-    pad > 0 && SHORTK_MMA_AUTO_K.contains(&k) && SHORTK_MMA_AUTO_OUTPUTS.contains(&outputs) && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
+    // At most 16 rows or columns: most of a 32-wide tile would be past C (not timed).
+    let narrow = m.min(n) <= kernels::matmul::NARROW_MAX;
+    pad > 0 && !narrow && SHORTK_MMA_AUTO_K.contains(&k) && outputs < SHORTK_MMA_AUTO_MAX_OUTPUTS && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
 }
 
-/// The k of [`shortk_mma_auto`]: from 11, below which the CUDA-core short-k kernel wins (k ≤ 10:
-/// nn 4096×1024×10 8.6 µs on it against 10.8, nn 797×346×9 3.3 against 3.9), to 96: one or two
-/// chunks of the tile (64 k each). With a second chunk it still beat the padded `wgmma` tiles
-/// at k = 67–92 (nn 1964×126×67 6.8 → 5.6 µs, tt 193×4861×74 10.4 → 8.1, nn 884×189×92 6.7 →
-/// 5.5) and lost at 123 (nt 719×4288×123 13.2 against 15.0; q3).
-pub const SHORTK_MMA_AUTO_K: std::ops::RangeInclusive<usize> = 11..=96;
+/// The k of [`shortk_mma_auto`]: from 11, below which the CUDA-core short-k kernel wins on the
+/// larger outputs (nn 4096×1024×10 8.6 µs on it against 10.8 on the 64×64 tile, 2048×1024×10
+/// 5.3 against 6.7; q3, q5), to 128: one or two chunks of the tile (64 k each). With a second
+/// chunk it still beat the padded `wgmma` tiles at k = 67–92 (nn 1964×126×67 6.8 → 5.6 µs on
+/// 64×64 tiles, tt 193×4861×74 10.4 → 8.1; q3) and on small grids up to 109 (tt 502×89×109 6.7
+/// → 3.2 on 32×32 tiles, nn 404×136×109 4.9 → 3.1; q5); past 64 only below
+/// [`SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS`].
+pub const SHORTK_MMA_AUTO_K: std::ops::RangeInclusive<usize> = 11..=128;
 
-/// The outputs of [`shortk_mma_auto`]. Below 2¹⁷ the shared-memory and 64×32 tiles start as
-/// soon or sooner (nn 673×159×57 3.8 µs against 4.2, tt 111×791×22 2.7 against 3.8, nn
-/// 462×32×66 4.2 against 5.3); from 2²² the `wgmma` tiles stream C faster (nt 6756×5013×42 75
-/// µs against 88; q3). Inside, the largest product timed was tn 2753×975×32 (2.7 M outputs:
-/// 12.7 → 9.6 µs).
-pub const SHORTK_MMA_AUTO_OUTPUTS: std::ops::Range<usize> = (1 << 17)..(1 << 22);
+/// Outputs from which [`shortk_mma_auto`] leaves products to the `wgmma` tiles, which stream C
+/// faster (nt 6756×5013×42, 34 M outputs: 75 µs against 88; q3). The largest product timed
+/// below it ran faster on the short-k tile (nt 3182×1181×18, 3.8 M outputs: 19.3 → 11.2 µs; q4).
+pub const SHORTK_MMA_AUTO_MAX_OUTPUTS: usize = 1 << 22;
 
 /// Most outputs of [`shortk_mma_auto`] for k past one chunk (64): each block loads and stages a
 /// second chunk, and over many blocks the padded `wgmma` tiles ran faster (tn 143×13368×80:
@@ -2294,6 +2311,9 @@ fn run_bf16_plan(
         Bf16Kernel::Mma => (km::gemm_mma_bf16, tiles(&km::GEMM_MMA_BF16, km::BF16_BM, km::BF16_THREADS, km::BF16_SHARED)?),
         Bf16Kernel::MmaLdmatrix => (km::gemm_mma_bf16_ldm, tiles(&km::GEMM_MMA_BF16_LDM, km::BF16_BM, km::BF16_THREADS, km::BF16_LDM_SHARED)?),
         Bf16Kernel::MmaTile64 => (km::gemm_mma_bf16_64, tiles(&km::GEMM_MMA_BF16_64, km::BF16_64_TILE, km::BF16_64_THREADS, km::BF16_64_SHARED)?),
+        Bf16Kernel::ShortKMma if shortk_mma_small(m, n, gpu.info().multiprocessors as usize) => {
+            (km::gemm_shortk_mma_small_bf16, tiles(&km::GEMM_SHORTK_MMA_SMALL_BF16, km::SHORTK_MMA_SMALL_TILE, km::SHORTK_MMA_THREADS, km::SHORTK_MMA_SHARED)?)
+        }
         Bf16Kernel::ShortKMma => {
             (km::gemm_shortk_mma_bf16, tiles(&km::GEMM_SHORTK_MMA_BF16, km::SHORTK_MMA_TILE, km::SHORTK_MMA_THREADS, km::SHORTK_MMA_SHARED)?)
         }
@@ -2625,7 +2645,19 @@ mod tests {
     }
 
     #[test]
-    fn bf16_auto_runs_the_short_k_tensor_core_tile_on_padded_mid_outputs() {
+    fn short_k_tensor_core_tile_takes_32_wide_tiles_below_one_and_a_half_waves() {
+        let sms = 132;
+        // 64×64 grids of 99 and 144 blocks: 32×32 tiles; of 208 and 304: 64×64 ones.
+        for (m, n) in [(6308, 37), (1484, 340), (388, 236), (1, 1)] {
+            assert!(shortk_mma_small(m, n, sms), "{m}x{n}");
+        }
+        for (m, n) in [(1024, 784), (193, 4861), (2753, 975)] {
+            assert!(!shortk_mma_small(m, n, sms), "{m}x{n}");
+        }
+    }
+
+    #[test]
+    fn bf16_auto_runs_the_short_k_tensor_core_tile_on_padded_short_products() {
         let bf16 = |m: usize, n: usize, k: usize| {
             let p = params(m, n, k, false, true);
             // Rows of k elements: padded when k is not a multiple of 8.
@@ -2646,8 +2678,9 @@ mod tests {
         // Two chunks (k past 64) only below 2²⁰ outputs.
         assert_ne!(bf16(143, 13368, 81), tile);
         assert_eq!(bf16(372, 1355, 79), tile);
-        // Outputs outside the band.
-        assert_ne!(bf16(673, 159, 57), tile);
+        // Few outputs (the 32×32 tiles run them), and past the band.
+        assert_eq!(bf16(673, 159, 57), tile);
+        assert_eq!(bf16(125, 22, 91), tile);
         assert_ne!(bf16(6756, 5013, 42), tile);
         // Few outputs and k ≤ SHORTK_AUTO_SMALL_MAX_K: the 16-row short-k blocks, not the
         // shared-memory tiles; past it the tiles.
