@@ -1,15 +1,17 @@
-//! Short-k BF16 products on `mma.sync`: a lean 64×64 tile for products that are mostly their
-//! output (k up to a few dozen), any layout and any row alignment.
+//! Short-k BF16 products on `mma.sync`: lean 64×64 and 32×32 tiles for products that are mostly
+//! their output (k up to about a hundred), any layout and any row alignment.
 //!
 //! The `mma.sync` pipeline tiles (`pipeline.rs`) are built for long main loops: on BF16 tt
 //! 6308×37×20 the 64×64 one ran the same 99 blocks as cuBLAS's kernel in 2.7× its cycles, two
 //! thirds of its stalls waiting for instructions (12.8 k instructions over its four layouts;
-//! H200, docs/runs/2026-11-28-s31/m6). Here a block loads each 64-deep chunk of op(A) and op(B)
-//! element by element (a warp's 32 adjacent elements per load, along whichever of k or the outer
-//! index is contiguous, chosen at run time so one body serves every layout), stores it
-//! k-contiguous in shared memory, and each warp multiplies a 32×32 quarter of the tile with
-//! 32 `mma.sync.m16n8k16` per chunk. C goes
-//! out through the compact shared-memory epilogue loop (`tile_store`).
+//! H200, docs/runs/2026-11-28-s31/m6). Here a block of four warps loads each chunk of op(A) and
+//! op(B) (32 k deep for k ≤ 32, else 64) element by element (a warp's 32 adjacent elements per
+//! load, along whichever of k or the outer index is contiguous, chosen at run time so one body
+//! serves every layout), stores it k-contiguous in shared memory, and each warp multiplies a
+//! quarter of the tile with `mma.sync.m16n8k16`. C goes out through the compact shared-memory
+//! epilogue loop (`tile_store`). The 32×32 tile (`gemm_shortk_mma_small_bf16`) serves grids
+//! short of a wave: a block's time there is its warps' instruction chain, and its warps run a
+//! quarter of the 64×64 tile's loads, steps and stores (H200, docs/runs/2026-11-28-s34/q2, q5).
 
 use super::{GemmParams, tile_store_bytes};
 use crate::kernel;
