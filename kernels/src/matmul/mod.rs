@@ -9,7 +9,7 @@
 //! | `naive.rs` | `gemm_naive_f32` | one thread per output, operands from global memory |
 //! | `tiled.rs` | `gemm_smem_f32` | 32×32 tiles staged in shared memory |
 //! | `tiled.rs` | `gemm_shortk_f32`, `gemm_shortk_bf16`, `gemm_shortk_small_*` | k ≤ 32: operands staged once, 8×4 outputs per thread (2×4 on grids short of a wave) stored as quads |
-//! | `shortk_mma.rs` | `gemm_shortk_mma_bf16`, `gemm_shortk_mma_small_bf16` | short k on BF16 tensor cores: 64-deep chunks loaded element by element in any layout, `mma.sync` on a 64×64 tile (32×32 on grids short of a wave), a few hundred instructions |
+//! | `shortk_mma.rs` | `gemm_shortk_mma_bf16`, `gemm_shortk_mma_small_bf16` | short k on BF16 tensor cores: 32- or 64-deep chunks loaded element by element in any layout, `mma.sync` on a 64×64 tile (32×32 on grids short of a wave), a few hundred instructions |
 //! | `blocktile_1d.rs` | `gemm_bt1d_f32` | each thread computes a column of 8 outputs |
 //! | `simt.rs` | `gemm_bt2d_f32` | 8×8 outputs per thread from registers (2-D blocking) |
 //! | `simt.rs` | `gemm_vec4_f32` | + 128-bit global loads, k-major padded shared tiles, 128-bit shared reads |

@@ -1754,10 +1754,11 @@ pub enum Bf16Kernel {
     ColDot,
     /// k ≤ 32 on the CUDA cores, as [`GemmKernel::ShortK`].
     ShortK,
-    /// Short k on the tensor cores: 64×64 tiles of `mma.sync`, op(A) and op(B) loaded element by
-    /// element in 64-deep chunks (any layout and row alignment), a few hundred instructions in
-    /// all, so a block starts and finishes sooner than the pipelined tiles'. Correct for any k;
-    /// no split-K.
+    /// Short k on the tensor cores: `mma.sync` on 64×64 tiles (32×32 where a 64×64 grid would
+    /// hold fewer than one and a half blocks per multiprocessor), op(A) and op(B) loaded element
+    /// by element in chunks of 32 k (k ≤ 32) or 64 (any layout and row alignment), a few hundred
+    /// instructions per warp, so a block starts and finishes sooner than the pipelined tiles'.
+    /// Correct for any k; no split-K.
     ShortKMma,
     /// At most 16 rows or columns of C, as [`GemmKernel::NarrowMn`] (f32 accumulation on the
     /// CUDA cores).
