@@ -200,12 +200,21 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), (m, n, k): (usize, usize,
     out
 }
 
-/// The narrow kernels (at most 16 rows or columns), in both forms, at every split count their
+/// The warp-per-column kernel (at most 4 rows or columns) and the narrow kernels (at most 16),
+/// the latter in both forms, at every split count their
 /// model allows over (narrow side, big side).
 fn narrow(out: &mut Vec<Plan>, precision: &str, m: usize, n: usize, k: usize) {
     let (small, big) = kernels::matmul::narrow_sides(m, n);
     if small > kernels::matmul::NARROW_MAX {
         return;
+    }
+    // The warp-per-column kernel (on Cᵀ for a few columns).
+    if small <= host::ops::matmul::WARPDOT_MAX_ROWS {
+        out.push(if precision == "bf16" {
+            Plan::Bf16(Bf16Plan::new(Bf16Kernel::WarpDot, 1))
+        } else {
+            Plan::F32(GemmPlan { kernel: GemmKernel::WarpDot, splits: 1 })
+        });
     }
     for (f, b) in [(GemmKernel::NarrowMn, Bf16Kernel::NarrowMn), (GemmKernel::NarrowK, Bf16Kernel::NarrowK)] {
         for s in SPLIT_CHOICES {

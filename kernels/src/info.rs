@@ -39,6 +39,8 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_PIPELINED_F32,
     matmul::GEMM_WARPDOT_F32,
     matmul::GEMM_WARPDOT_BF16,
+    matmul::GEMM_WARPDOT_T_F32,
+    matmul::GEMM_WARPDOT_T_BF16,
     matmul::GEMM_ROWDOT_BF16,
     matmul::GEMM_COLDOT_F32,
     matmul::GEMM_COLDOT_BF16,

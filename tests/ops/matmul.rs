@@ -99,9 +99,22 @@ pub fn register(s: &mut Suite) {
     }
     // The warp-per-column kernel on a few rows with a long, odd k in every layout: its scalar
     // path (strides that rule out 16-byte loads) over many k-steps per lane, and fewer rows than
-    // a warp's four.
+    // a warp's four. The same shapes transposed (a few columns: the kernel on Cᵀ, each sum
+    // stored back at C's row and column, the bias per column of C) and matrix-vector products.
     for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
-        for &(m, k, n) in &[(1, 921, 786), (4, 1426, 394), (3, 4099, 65), (2, 130, 9)] {
+        for &(m, k, n) in &[
+            (1, 921, 786),
+            (4, 1426, 394),
+            (3, 4099, 65),
+            (2, 130, 9),
+            (786, 921, 1),
+            (394, 1426, 4),
+            (65, 4099, 3),
+            (9, 130, 2),
+            (7, 222, 1),
+            (454, 1813, 1),
+            (1130, 248, 1),
+        ] {
             let tol = GemmTol::of(GemmKernel::WarpDot);
             s.gpu(format!("gemm::WarpDot::long_k::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
                 check_gemm(g, rng, GemmKernel::WarpDot, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)

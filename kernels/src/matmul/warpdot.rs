@@ -36,7 +36,37 @@ pub const WARPDOT_THREADS: u32 = 32 * WARPDOT_WARPS;
 #[kernel]
 pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded.
-    unsafe { warpdot(a, b, c, bias, p) }
+    unsafe { warpdot::<f32, false>(a, b, c, bias, p) }
+}
+
+/// [`gemm_warpdot_f32`] on Cᵀ = op(B)ᵀ·op(A)ᵀ: one warp per row of C and up to 4 columns (a
+/// matrix-vector product, a few-column output with a k-contiguous op(A)). The host passes B as
+/// `a`, A as `b` and the transposed product's `GemmParams` (m and n swapped, each operand's
+/// strides swapped) with C's own `ldc`; each sum is stored at (its column, its row) of that
+/// product, so C, the bias (per column of C) and the epilogue are C's.
+///
+/// # Safety
+/// As [`gemm_warpdot_f32`], for the transposed product.
+///
+/// # Thread mapping
+/// As [`gemm_warpdot_f32`], over Cᵀ.
+#[kernel]
+pub unsafe fn gemm_warpdot_t_f32(a: *const f32, b: *const f32, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded.
+    unsafe { warpdot::<f32, true>(a, b, c, bias, p) }
+}
+
+/// [`gemm_warpdot_t_f32`] with bf16 A and B.
+///
+/// # Safety
+/// As [`gemm_warpdot_t_f32`].
+///
+/// # Thread mapping
+/// As [`gemm_warpdot_f32`], over Cᵀ.
+#[kernel]
+pub unsafe fn gemm_warpdot_t_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
+    // SAFETY: forwarded.
+    unsafe { warpdot::<u16, true>(a, b, c, bias, p) }
 }
 
 /// [`gemm_warpdot_f32`] with bf16 A and B (8-byte loads of four elements), f32 accumulation:
@@ -50,16 +80,17 @@ pub unsafe fn gemm_warpdot_f32(a: *const f32, b: *const f32, c: *mut f32, bias: 
 #[kernel]
 pub unsafe fn gemm_warpdot_bf16(a: *const u16, b: *const u16, c: *mut f32, bias: *const f32, p: GemmParams) {
     // SAFETY: forwarded.
-    unsafe { warpdot(a, b, c, bias, p) }
+    unsafe { warpdot::<u16, false>(a, b, c, bias, p) }
 }
 
-/// The body of the warp-per-column kernels.
+/// The body of the warp-per-column kernels; `T_C`: the product is Cᵀ's ([`gemm_warpdot_t_f32`]),
+/// each sum stored transposed.
 ///
 /// # Safety
 /// As [`gemm_warpdot_f32`].
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn warpdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
+unsafe fn warpdot<T: DotElem, const T_C: bool>(a: *const T, b: *const T, c: *mut f32, bias: *const f32, p: GemmParams) {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let lane = thread::lane_id() as usize;
     let col = thread::block_idx_x() as usize * WARPDOT_WARPS as usize + thread::warp_id() as usize;
@@ -227,8 +258,14 @@ unsafe fn warpdot<T: DotElem>(a: *const T, b: *const T, c: *mut f32, bias: *cons
     if lane == 0 {
         unroll!(r in [0, 1, 2, 3] {
             if r < rows {
-                // SAFETY: (row0 + r, col) is inside C.
-                unsafe { gemm_epilogue(c, bias, &p, row0 + r, col, acc[r]) };
+                // SAFETY: (row0 + r, col) is inside C (its transpose with `T_C`).
+                unsafe {
+                    if T_C {
+                        gemm_epilogue(c, bias, &p, col, row0 + r, acc[r]);
+                    } else {
+                        gemm_epilogue(c, bias, &p, row0 + r, col, acc[r]);
+                    }
+                }
             }
         });
     }

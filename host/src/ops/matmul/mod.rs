@@ -327,7 +327,7 @@ impl GemmKernel {
             // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
-            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_auto(p, narrow, sms.count) => fixed(GemmKernel::WarpDot),
+            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_auto(p, narrow, sms.count) || warpdot_t_auto(p, Precision::F32) => fixed(GemmKernel::WarpDot),
             GemmKernel::Auto | GemmKernel::Tf32Auto if let Some(mn) = narrow => {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
@@ -698,8 +698,16 @@ struct GemmPtrs {
 
 /// Launches one f32 GEMM kernel (`kernel` resolved for the shape by `launch_config`).
 fn launch_f32(gpu: &Gpu, kernel: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
-    let (launch, cfg) = kernel.launch_config(&params, gpu.info().multiprocessors as usize)?;
     let GemmPtrs { a, b, c, bias } = x;
+    if kernel == GemmKernel::WarpDot
+        && let Some(t) = warpdot_transposed(&params)
+    {
+        let cfg = warpdot_config("gemm_warpdot_t_f32", t.m as usize, t.n as usize)?;
+        // SAFETY: as below, for the transposed product: B is its first operand and A its second,
+        // their strides swapped with them; the kernel stores every sum at C's own (row, column).
+        return unsafe { kernels::matmul::gemm_warpdot_t_f32(gpu, cfg, b as *const f32, a as *const f32, c as *mut f32, bias as *const f32, t) };
+    }
+    let (launch, cfg) = kernel.launch_config(&params, gpu.info().multiprocessors as usize)?;
     // SAFETY: every f32 GEMM kernel takes (a, b, c, bias, GemmParams); the caller checked the
     // shapes, the strides address only inside A and B, the grid covers C and the shared memory
     // is what the kernel's constants ask for. The kernels bounds-check C against m and n and
@@ -1036,6 +1044,50 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none() || tiny)
 }
 
+/// Whether `Auto` runs a few-columns product on the warp-per-column kernel over Cᵀ (a warp per
+/// row of C, `gemm_warpdot_t_*`): at most [`WARPDOT_MAX_ROWS`] columns and fewer than rows, a
+/// k-contiguous op(B) (a matrix-vector product's vector always is), k past the short-k
+/// kernel's, and
+/// - op(A) k-contiguous: a tiny product (below [`NARROW_AUTO_MIN`] elements of op(A)), or k from [`WARPDOT_T_MIN_K`] to [`WARPDOT_T_K_PER_ROW`] per row of C
+///   (in f32 up to [`NARROW_AUTO_WIDE_MAX`] elements, and on more than one column with rows
+///   of a multiple of 4 floats);
+/// - op(A) contiguous along m (one column only): up to [`NARROW_MN_MIN_ELEMS`] elements.
+///
+/// Measured against the narrow kernels, every split count, and `Auto`'s plan before, on 20
+/// few-column shapes in three layouts and three precisions (H200, docs/runs/2026-11-28-s35/r5;
+/// µs, PyTorch in brackets): nt 1130×1×248 2.25–2.47 against 2.85–2.91 on the narrow
+/// k-contiguous kernel and 4.0–4.1 before (2.5–3.0), nn 454×1×1813 4.0–5.0 against 5.5 and 6.0
+/// (3.4–3.7), nt 3000×1×2000 5.3–5.8 against 9.1–10.2 (5.4–5.9), nt 2000×4×3000 7.3–8.2
+/// against 10.8–11.7, nn 7×1×222 2.2 against 2.7 and 3.7–3.9 (2.0–2.1), tn 1130×1×248 3.3–3.4
+/// against 4.4–5.0 (2.8–3.5). Its warps lose where each takes a long k alone (nt 50×2×7000 10.0
+/// against 5.7; 65×3×4099 9.4 against 4.7), where k is short on many rows (nt 10000×2×100 5.3
+/// against 4.8), in f32 on large products (nt 16384×1×1024 23.1 against 19.4) and with an
+/// MN-major op(A) past half a million elements (tn 454×1×1813 7.5 against 6.2).
+fn warpdot_t_auto(p: &GemmParams, precision: Precision) -> bool {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    // (A k short enough for the short-k kernel runs there.)
+    if n > WARPDOT_MAX_ROWS || n >= m || p.b_row_stride != 1 || k <= kernels::matmul::SHORTK_MAX {
+        return false;
+    }
+    let elems = m.saturating_mul(k);
+    if p.a_col_stride != 1 {
+        return n == 1 && elems <= NARROW_MN_MIN_ELEMS;
+    }
+    let bf16 = precision == Precision::Bf16;
+    // f32 on more than one column loads by quads only with rows of a multiple of 4 floats (the
+    // row-per-warp kernel keeps the others: nt 367×2×329).
+    if !bf16 && n > 1 && !(p.a_row_stride.is_multiple_of(4) && p.b_col_stride.is_multiple_of(4)) {
+        return false;
+    }
+    elems < NARROW_AUTO_MIN || ((WARPDOT_T_MIN_K..=WARPDOT_T_K_PER_ROW * m).contains(&k) && (bf16 || elems <= NARROW_AUTO_WIDE_MAX))
+}
+
+/// Shortest k [`warpdot_t_auto`] takes past a tiny product: a quad per lane.
+pub const WARPDOT_T_MIN_K: usize = 128;
+/// Most k per row of C [`warpdot_t_auto`] takes past a tiny product: beyond it the rows are too
+/// few for the length of each warp's pass.
+pub const WARPDOT_T_K_PER_ROW: usize = 4;
+
 /// Longest k for which a tiny few-rows product with a k-contiguous op(B) keeps the
 /// warp-per-column kernel ([`warpdot_auto`]): there it started sooner than the narrow kernels
 /// (nt 1×14×412: 2.3–2.4 µs against 3.9–4.0, 1×86×993 3.0–3.8 against 6.2–6.8; H100,
@@ -1299,6 +1351,25 @@ fn narrow_config(op: &'static str, p: &GemmParams, mn: bool) -> Result<LaunchCon
 
 /// The grid of the warp-per-column kernels for an m×n output: a block of
 /// `kernels::matmul::WARPDOT_WARPS` columns per x, of `WARPDOT_ROWS` rows per y.
+/// The warp-per-column kernels' product on Cᵀ = op(B)ᵀ·op(A)ᵀ (`gemm_warpdot_t_*`: a warp per
+/// row of C) where C has fewer columns than rows: m and n swapped, op(A)'s strides given to
+/// op(B) and back; C's `ldc`, bias and epilogue stay. `None` where C has at least as many
+/// columns as rows (the kernels' own orientation).
+fn warpdot_transposed(p: &GemmParams) -> Option<GemmParams> {
+    (p.n < p.m).then_some(GemmParams {
+        m: p.n,
+        n: p.m,
+        // One column of C (a matrix-vector product): op(B)'s column stride is never applied, and
+        // a k×1 B's (1) would keep the kernel off its 16-byte loads (nn 4096×1×4096 in bf16
+        // 20.0 µs, against 10.5 for nt, whose stride is k; H200, docs/runs/2026-11-28-s35/r5).
+        a_row_stride: if p.n == 1 { 0 } else { p.b_col_stride },
+        a_col_stride: p.b_row_stride,
+        b_row_stride: p.a_col_stride,
+        b_col_stride: p.a_row_stride,
+        ..*p
+    })
+}
+
 fn warpdot_config(op: &'static str, m: usize, n: usize) -> Result<LaunchConfig> {
     use kernels::matmul as km;
     let cfg = LaunchConfig::for_2d(op, m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
@@ -1992,7 +2063,7 @@ pub(crate) fn bf16_plan(
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if warpdot_auto(params, narrow, sms.count) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
+        Bf16Kernel::Auto if warpdot_auto(params, narrow, sms.count) || warpdot_t_auto(params, Precision::Bf16) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan::new(kernel, narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits)
@@ -2284,6 +2355,7 @@ fn run_bf16_plan(
         cfg.grid.z = params.splits;
         Ok(cfg)
     };
+    let transposed = if plan.kernel == Bf16Kernel::WarpDot { warpdot_transposed(&params) } else { None };
     let (launch, cfg): (Bf16Gemm, LaunchConfig) = match plan.kernel {
         Bf16Kernel::SmemTiled => {
             let t = km::SMEM_TILE as u32;
@@ -2297,6 +2369,7 @@ fn run_bf16_plan(
             check_rowdot_shape("gemm_bf16", &params)?;
             (km::gemm_rowdot_bf16, rowdot_config("gemm_rowdot_bf16", &params)?)
         }
+        Bf16Kernel::WarpDot if let Some(t) = transposed => (km::gemm_warpdot_t_bf16, warpdot_config("gemm_warpdot_t_bf16", t.m as usize, t.n as usize)?),
         Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
         Bf16Kernel::ShortK => {
             check_shortk_shape("gemm_bf16", &params)?;
@@ -2351,6 +2424,9 @@ fn run_bf16_plan(
             return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
+    // The transposed warp-per-column kernel: B is its first operand, A its second.
+    let (a, b) = if transposed.is_some() { (b, a) } else { (a, b) };
+    let params = transposed.unwrap_or(params);
     let (a, b, c) = (KernelArg::into_kernel_arg(a), KernelArg::into_kernel_arg(b), KernelArg::into_kernel_arg(c));
     // SAFETY: these BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
     // checked (RowDot's n ≤ 16, ColDot's m ≤ 16 and n-contiguous op(B) above) and the strides
@@ -2789,8 +2865,9 @@ mod tests {
         assert_eq!(auto(1, 14, 412, false, true), GemmKernel::WarpDot);
         assert!(!matches!(auto(356, 11, 19, true, true), GemmKernel::NarrowMn | GemmKernel::NarrowK));
         // Below `NARROW_MN_MIN_ELEMS` at widths 4 and 8, the k-contiguous form on an operand
-        // contiguous along m or n too.
-        assert_eq!(auto(1130, 1, 248, true, true), GemmKernel::NarrowK);
+        // contiguous along m or n too (one column of an m-contiguous op(A) runs the
+        // warp-per-column kernel on Cᵀ there: `warpdot_t_auto`).
+        assert_eq!(auto(5069, 5, 50, true, true), GemmKernel::NarrowK);
         assert_eq!(auto(2, 6, 8114, true, false), GemmKernel::NarrowK);
         assert_eq!(auto(2, 1804, 379, false, false), GemmKernel::NarrowMn);
         let bf16 = |m, n, k| narrow_auto(&params(m, n, k, false, false), Precision::Bf16, true);
@@ -2798,6 +2875,36 @@ mod tests {
         assert_eq!(bf16(100, 1, 100), Some(false));
         // Few rows of an n-contiguous op(B) keep the big-contiguous form.
         assert_eq!(bf16(3, 500, 900), Some(true));
+    }
+
+    #[test]
+    fn few_columns_run_the_warp_per_column_kernel_on_c_transposed() {
+        let warpdot = GemmKernel::WarpDot;
+        let bf16 = |m, n, k, ta: bool, tb: bool| {
+            let t = |x: bool| if x { Transpose::Yes } else { Transpose::No };
+            auto_plan(Precision::Bf16, (m, n, k), (t(ta), t(tb)), plan::Multiprocessors::H100, true).unwrap().unwrap().0
+        };
+        // Matrix-vector products and up to 4 columns, op(A) k-contiguous, in every precision.
+        for (m, n, k, tb) in [(454, 1, 1813, false), (3000, 1, 2000, true), (2000, 4, 3000, true), (7, 1, 222, false), (100, 1, 100, true)] {
+            assert_eq!(auto(m, n, k, false, tb), warpdot, "{m}x{n}x{k}");
+            assert_eq!(bf16(m, n, k, false, tb), "WarpDot", "{m}x{n}x{k}");
+        }
+        // One column of an m-contiguous op(A) up to 2¹⁹ elements.
+        assert_eq!(auto(1130, 1, 248, true, true), warpdot);
+        assert_ne!(auto(454, 1, 1813, true, false), warpdot);
+        // Not: each warp's k too long for the rows, a short k on many rows, f32 past 2²³
+        // elements (bf16 keeps it), op(B) not k-contiguous, as many columns as rows.
+        assert_ne!(auto(50, 2, 7000, false, true), warpdot);
+        assert_ne!(auto(10000, 2, 100, false, true), warpdot);
+        assert_ne!(auto(16384, 1, 1024, false, true), warpdot);
+        assert_eq!(bf16(16384, 1, 1024, false, true), "WarpDot");
+        assert_ne!(auto(2000, 4, 3000, false, false), warpdot);
+        assert!(warpdot_transposed(&params(4, 4, 512, false, true)).is_none());
+        // The transposed product: m and n swapped, op(B)ᵀ's strides first, C's own ldc.
+        let p = params(300, 3, 128, false, true);
+        let t = warpdot_transposed(&p).unwrap();
+        assert_eq!((t.m, t.n, t.k, t.ldc), (3, 300, 128, p.ldc));
+        assert_eq!((t.a_row_stride, t.a_col_stride, t.b_row_stride, t.b_col_stride), (p.b_col_stride, p.b_row_stride, p.a_col_stride, p.a_row_stride));
     }
 
     #[test]
