@@ -182,7 +182,9 @@ pub enum GemmKernel {
     /// few 128×128 tiles, in any layout with no staging pass.
     Tf32Tile64,
     /// A few rows of C (a batch-1 dense layer): one warp per output column, lanes splitting k,
-    /// 16-byte loads when both operands are k-contiguous. Correct for any shape; fast for m ≤ 4.
+    /// 16-byte loads when both operands are k-contiguous; on Cᵀ (a warp per row of C) where C
+    /// has fewer columns than rows, such as a matrix-vector product. Correct for any shape;
+    /// fast for m ≤ 4 or n ≤ 4.
     WarpDot,
     /// At most 16 rows of C (four per block row) with an n-contiguous op(B) (x·W with W stored
     /// k×n): four columns per thread, 16-byte loads along B's rows, split-K. `Auto` no longer
@@ -1817,7 +1819,8 @@ pub enum Bf16Kernel {
     Wgmma64x32Swapped,
     /// A few rows of C on the CUDA cores (a batch-few layer): one warp per output column,
     /// lanes splitting k, 8-byte loads of four bf16 when both operands are k-contiguous, so
-    /// the weights stream once. Correct for any shape; fast for m ≤ 4.
+    /// the weights stream once; on Cᵀ (a warp per row of C) where C has fewer columns than
+    /// rows, such as a matrix-vector product. Correct for any shape; fast for m ≤ 4 or n ≤ 4.
     WarpDot,
     /// At most 16 rows of C with an n-contiguous op(B), as [`GemmKernel::ColDot`]. Other shapes
     /// are an `InvalidArgument`. `Auto` does not choose it: at 1×4096×4096 and 4×7337×2921 it
