@@ -1050,9 +1050,10 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
 /// row of C, `gemm_warpdot_t_*`): at most [`WARPDOT_MAX_ROWS`] columns and fewer than rows, a
 /// k-contiguous op(B) (a matrix-vector product's vector always is), k past the short-k
 /// kernel's, and
-/// - op(A) k-contiguous: a tiny product (below [`NARROW_AUTO_MIN`] elements of op(A)), or k from [`WARPDOT_T_MIN_K`] to [`WARPDOT_T_K_PER_ROW`] per row of C
-///   (in f32 up to [`NARROW_AUTO_WIDE_MAX`] elements, and on more than one column with rows
-///   of a multiple of 4 floats);
+/// - op(A) k-contiguous: a tiny product (below [`NARROW_AUTO_MIN`] elements of op(A)), or k
+///   from [`WARPDOT_T_MIN_K`] to [`WARPDOT_T_K_PER_ROW`] per row of C (in f32 up to
+///   [`NARROW_AUTO_WIDE_MAX`] elements, and on more than one column with rows of a multiple of
+///   4 floats);
 /// - op(A) contiguous along m (one column only): up to [`NARROW_MN_MIN_ELEMS`] elements.
 ///
 /// Measured against the narrow kernels, every split count, and `Auto`'s plan before, on 20
@@ -1351,8 +1352,6 @@ fn narrow_config(op: &'static str, p: &GemmParams, mn: bool) -> Result<LaunchCon
     Ok(cfg.with_shared_mem(km::NARROW_SHARED))
 }
 
-/// The grid of the warp-per-column kernels for an m×n output: a block of
-/// `kernels::matmul::WARPDOT_WARPS` columns per x, of `WARPDOT_ROWS` rows per y.
 /// The warp-per-column kernels' product on Cᵀ = op(B)ᵀ·op(A)ᵀ (`gemm_warpdot_t_*`: a warp per
 /// row of C) where C has fewer columns than rows: m and n swapped, op(A)'s strides given to
 /// op(B) and back; C's `ldc`, bias and epilogue stay. `None` where C has at least as many
@@ -1372,6 +1371,8 @@ fn warpdot_transposed(p: &GemmParams) -> Option<GemmParams> {
     })
 }
 
+/// The grid of the warp-per-column kernels for an m×n output: a block of
+/// `kernels::matmul::WARPDOT_WARPS` columns per x, of `WARPDOT_ROWS` rows per y.
 fn warpdot_config(op: &'static str, m: usize, n: usize) -> Result<LaunchConfig> {
     use kernels::matmul as km;
     let cfg = LaunchConfig::for_2d(op, m.div_ceil(km::WARPDOT_ROWS), n.div_ceil(km::WARPDOT_WARPS as usize), (1, 1))?;
