@@ -2359,7 +2359,15 @@ fn run_bf16_plan(
         cfg.grid.z = params.splits;
         Ok(cfg)
     };
-    let transposed = if plan.kernel == Bf16Kernel::WarpDot { warpdot_transposed(&params) } else { None };
+    if plan.kernel == Bf16Kernel::WarpDot
+        && let Some(t) = warpdot_transposed(&params)
+    {
+        let cfg = warpdot_config("gemm_warpdot_t_bf16", t.m as usize, t.n as usize)?;
+        let (b, a, c): (*const u16, *const u16, *mut f32) = (KernelArg::into_kernel_arg(b), KernelArg::into_kernel_arg(a), KernelArg::into_kernel_arg(c));
+        // SAFETY: as below, for the transposed product: B is its first operand and A its second,
+        // their strides swapped with them; the kernel stores every sum at C's own (row, column).
+        return unsafe { km::gemm_warpdot_t_bf16(gpu, cfg, b, a, c, bias_ptr as *const f32, t) };
+    }
     let (launch, cfg): (Bf16Gemm, LaunchConfig) = match plan.kernel {
         Bf16Kernel::SmemTiled => {
             let t = km::SMEM_TILE as u32;
@@ -2373,7 +2381,6 @@ fn run_bf16_plan(
             check_rowdot_shape("gemm_bf16", &params)?;
             (km::gemm_rowdot_bf16, rowdot_config("gemm_rowdot_bf16", &params)?)
         }
-        Bf16Kernel::WarpDot if let Some(t) = transposed => (km::gemm_warpdot_t_bf16, warpdot_config("gemm_warpdot_t_bf16", t.m as usize, t.n as usize)?),
         Bf16Kernel::WarpDot => (km::gemm_warpdot_bf16, warpdot_config("gemm_warpdot_bf16", m, n)?),
         Bf16Kernel::ShortK => {
             check_shortk_shape("gemm_bf16", &params)?;
@@ -2428,9 +2435,6 @@ fn run_bf16_plan(
             return launch_wgmma(gpu, "gemm_bf16", kernel, tile, wg, c.device_ptr(), bias_ptr, params);
         }
     };
-    // The transposed warp-per-column kernel: B is its first operand, A its second.
-    let (a, b) = if transposed.is_some() { (b, a) } else { (a, b) };
-    let params = transposed.unwrap_or(params);
     let (a, b, c) = (KernelArg::into_kernel_arg(a), KernelArg::into_kernel_arg(b), KernelArg::into_kernel_arg(c));
     // SAFETY: these BF16 kernels take (bf16 a, bf16 b, f32 c, f32 bias, GemmParams); shapes were
     // checked (RowDot's n ≤ 16, ColDot's m ≤ 16 and n-contiguous op(B) above) and the strides
