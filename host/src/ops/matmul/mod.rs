@@ -889,9 +889,23 @@ fn rowdot_kb(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
 }
 
 /// Whether `Auto` or `Tf32Auto` runs the row-per-warp kernel: up to 16 columns where it streams
-/// k fast enough ([`rowdot_streams_k`]) and at most `rows_per_sm` rows per multiprocessor.
+/// k fast enough ([`rowdot_streams_k`]) and at most `rows_per_sm` rows per multiprocessor, but
+/// not on at most [`WARPDOT_MAX_ROWS`] columns with more than [`WARPDOT_T_K_PER_ROW`] k per row
+/// of C ([`rowdot_rows_too_long`]).
 fn rowdot_fits(p: &GemmParams, rows_per_sm: usize, sms: usize) -> bool {
-    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && rowdot_streams_k(p, sms)
+    p.n as usize <= kernels::matmul::SKINNY_MAX && p.m as usize <= rows_per_sm * sms && rowdot_streams_k(p, sms) && !rowdot_rows_too_long(p)
+}
+
+/// Whether a few-columns product (at most [`WARPDOT_MAX_ROWS`]) has too long a k for its rows
+/// for the row-per-warp kernel: past [`WARPDOT_T_K_PER_ROW`] per row of C (where the
+/// warp-per-column kernel on Cᵀ stops), its few warps each stream a long row while the narrow
+/// k-contiguous kernel splits k over a full wave. Timed beside it in f32 nt (µs, PyTorch in
+/// brackets): 1024×1×16384 48.7 against 23.5 (18.2), 768×1×12288 33.3 against 13.2 (9.5),
+/// 1000×1×20000 60.6 against 26.7 (22.9), 512×1×32768 48.9 against 23.6 (24.6), 256×2×65536
+/// 53.3 against 25.1, 1024×4×16384 53.4 against 29.9, 50×2×7000 8.1 against 6.6 (H200,
+/// docs/runs/2026-11-28-s36/s2, docs/runs/2026-11-28-s35/r5). `Tf32Auto` took the same plans.
+fn rowdot_rows_too_long(p: &GemmParams) -> bool {
+    p.n as usize <= WARPDOT_MAX_ROWS && p.k as usize > WARPDOT_T_K_PER_ROW * p.m as usize
 }
 
 /// The grid of the row-per-warp kernels: a block of `ROWDOT_WARPS` rows per x, a split per z.
@@ -2908,6 +2922,15 @@ mod tests {
         assert_eq!(bf16(16384, 1, 1024, false, true), "WarpDot");
         assert_ne!(auto(2000, 4, 3000, false, false), warpdot);
         assert!(warpdot_transposed(&params(4, 4, 512, false, true)).is_none());
+        // Past 4 k per row, a few columns leave the row-per-warp kernel for the narrow one;
+        // a narrow output layer's x·Wᵀ (10 columns) keeps it.
+        for (m, n, k) in [(1024, 1, 16384), (768, 1, 12288), (256, 2, 65536), (1024, 4, 16384), (50, 2, 7000)] {
+            for kernel in [GemmKernel::Auto, GemmKernel::Tf32Auto] {
+                let plan = kernel.plan_for(&params(m, n, k, false, true), plan::Multiprocessors::H100, true);
+                assert_eq!(plan.kernel, GemmKernel::NarrowK, "{kernel:?} {m}x{n}x{k}");
+            }
+        }
+        assert_eq!(auto(256, 10, 1024, false, true), GemmKernel::RowDot);
         // The transposed product: m and n swapped, op(B)ᵀ's strides first, C's own ldc.
         let p = params(300, 3, 128, false, true);
         let t = warpdot_transposed(&p).unwrap();
