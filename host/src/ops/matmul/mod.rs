@@ -329,7 +329,9 @@ impl GemmKernel {
             // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
-            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_auto(p, narrow, sms.count) || warpdot_t_auto(p, Precision::F32) => fixed(GemmKernel::WarpDot),
+            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_auto(p, narrow, sms.count) || warpdot_t_auto(p, Precision::F32) || warpdot_tiny(p) => {
+                fixed(GemmKernel::WarpDot)
+            }
             GemmKernel::Auto | GemmKernel::Tf32Auto if let Some(mn) = narrow => {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
@@ -1099,6 +1101,23 @@ fn warpdot_t_auto(p: &GemmParams, precision: Precision) -> bool {
     elems < NARROW_AUTO_MIN || ((WARPDOT_T_MIN_K..=WARPDOT_T_K_PER_ROW * m).contains(&k) && (bf16 || elems <= NARROW_AUTO_WIDE_MAX))
 }
 
+/// Whether `Auto` (every precision) runs a tiny product with at most [`WARPDOT_MAX_ROWS`] rows
+/// or columns on the warp-per-column kernel in any layout (on Cᵀ for few columns): below
+/// [`NARROW_AUTO_MIN`] elements of the wide operand and k past [`SHORTK_AUTO_SMALL_MAX_K`],
+/// where the rules above leave it to the shared-memory tiles, the row-per-warp kernel or the
+/// padded tensor-core tiles. On such products drawn at random (and five of the random groups'
+/// own) it ran as fast or faster, µs (H200, docs/runs/2026-11-28-s36/s5, s6): f32 tn 64×2×34
+/// 2.0 against 3.9, tn 8×2×55 1.8 against 3.3, nn 3×133×306 2.9 against 4.9, nn 10×3×513 2.9
+/// against 4.5, tn 3×6×333 2.4 against 4.3, tn 18×4×24 1.8 against 2.3; tf32 nt 139×2×490 3.2
+/// against 6.2, tt 5×4×156 1.9 against 3.2; bf16 tn 4×290×134 2.4 against 3.9, tn 98×4×375
+/// 3.5 against 5.2, tt 211×3×550 4.1 against 5.6. Up to that k the short-k kernel's 16-row
+/// blocks keep it (f32 nn 291×1×7: 1.9 against 2.0 here; nt 3×6269×3 2.1 against 3.7), and
+/// past [`WARPDOT_TINY_MAX_K`] the narrow kernels' split k (each warp's chain of k-steps).
+fn warpdot_tiny(p: &GemmParams) -> bool {
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    (SHORTK_AUTO_SMALL_MAX_K + 1..=WARPDOT_TINY_MAX_K).contains(&k) && m.min(n) <= WARPDOT_MAX_ROWS && m.max(n).saturating_mul(k) < NARROW_AUTO_MIN
+}
+
 /// Shortest k [`warpdot_t_auto`] takes past a tiny product: a quad per lane.
 pub const WARPDOT_T_MIN_K: usize = 128;
 /// Most k per row of C [`warpdot_t_auto`] takes past a tiny product: beyond it the rows are too
@@ -1193,10 +1212,22 @@ fn shortk_mma_small(m: usize, n: usize, sms: usize) -> bool {
 fn shortk_mma_auto(m: usize, n: usize, k: usize, pad: usize) -> bool {
     let outputs = m.saturating_mul(n);
     let one_chunk = k <= kernels::matmul::SHORTK_MMA_BK;
-    // At most 16 rows or columns: most of a 32-wide tile would be past C (not timed).
-    let narrow = m.min(n) <= kernels::matmul::NARROW_MAX;
-    pad > 0 && !narrow && SHORTK_MMA_AUTO_K.contains(&k) && outputs < SHORTK_MMA_AUTO_MAX_OUTPUTS && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
+    if m.min(n) <= kernels::matmul::NARROW_MAX {
+        // At most 16 rows or columns: tiny products only (the narrow kernels take the others).
+        let tiny = m.max(n).saturating_mul(k) < NARROW_AUTO_MIN;
+        return pad > 0 && tiny && (*SHORTK_MMA_AUTO_K.start()..=SHORTK_MMA_NARROW_MAX_K).contains(&k);
+    }
+    pad > 0 && SHORTK_MMA_AUTO_K.contains(&k) && outputs < SHORTK_MMA_AUTO_MAX_OUTPUTS && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
 }
+
+/// Longest k for which [`shortk_mma_auto`] takes a tiny product with at most 16 rows or
+/// columns (below [`NARROW_AUTO_MIN`] elements of the wide operand; four chunks): most of a
+/// 32-wide tile lies past C, and still it beat the plans `Auto` had on every such product timed
+/// from k = 18 to 194, µs (H200, docs/runs/2026-11-28-s36/s5, s6): tn 830×11×113 3.4 against 6.5
+/// (PyTorch 6.1), tt 780×13×167 3.7 against 6.5, nt 9×28×194 3.9 against 5.9, tn 6×38×33 2.2
+/// against 3.3, tt 11×145×44 2.4 against 3.5, nn 6×11×41 2.2 against 3.3, tt 1945×11×19 2.2
+/// against 2.5.
+pub const SHORTK_MMA_NARROW_MAX_K: usize = 256;
 
 /// The k of [`shortk_mma_auto`]: from 11, below which the CUDA-core short-k kernel wins on the
 /// larger outputs (nn 4096×1024×10 8.6 µs on it against 10.8 on the 64×64 tile, 2048×1024×10
@@ -2081,7 +2112,9 @@ pub(crate) fn bf16_plan(
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if warpdot_auto(params, narrow, sms.count) || warpdot_t_auto(params, Precision::Bf16) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
+        Bf16Kernel::Auto if warpdot_auto(params, narrow, sms.count) || warpdot_t_auto(params, Precision::Bf16) || warpdot_tiny(params) => {
+            Bf16Plan::new(Bf16Kernel::WarpDot, 1)
+        }
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan::new(kernel, narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits)
@@ -2785,7 +2818,11 @@ mod tests {
         // shared-memory tiles; past it the tiles.
         assert_eq!(bf16(659, 33, 10), Bf16Kernel::ShortK);
         assert_eq!(bf16(337, 48, 2), Bf16Kernel::ShortK);
-        assert_eq!(bf16(356, 11, 19), Bf16Kernel::SmemTiled);
+        // Tiny products with at most 16 rows or columns (below NARROW_AUTO_MIN) up to k = 256.
+        assert_eq!(bf16(356, 11, 19), tile);
+        assert_eq!(bf16(780, 13, 167), tile);
+        assert_ne!(bf16(780, 13, 300), tile);
+        assert_ne!(bf16(6, 30_000, 80), tile);
     }
 
     #[test]
@@ -2867,8 +2904,14 @@ mod tests {
         assert_eq!(auto(1, 4096, 4096, false, true), GemmKernel::WarpDot);
         assert_eq!(auto(2048, 10, 1024, false, true), GemmKernel::RowDot);
         assert_ne!(auto(4096, 10, 1024, false, true), GemmKernel::RowDot);
-        // Its scalar path (k-rows of 314 floats, off 16 bytes) up to 8 rows per multiprocessor.
-        assert_eq!(auto(367, 2, 329, false, true), GemmKernel::RowDot);
+        // Its scalar path (k-rows of 314 floats, off 16 bytes) up to 8 rows per multiprocessor,
+        // past the tiny products of at most 4 columns (the warp-per-column kernel).
+        assert_eq!(auto(367, 5, 329, false, true), GemmKernel::RowDot);
+        assert_eq!(auto(367, 2, 329, false, true), GemmKernel::WarpDot);
+        for (m, n, k, ta, tb) in [(64, 2, 34, true, false), (3, 133, 306, false, false), (10, 3, 513, false, false), (5, 4, 156, true, true)] {
+            assert_eq!(auto(m, n, k, ta, tb), GemmKernel::WarpDot, "{m}x{n}x{k}");
+        }
+        assert_ne!(auto(291, 1, 7, false, false), GemmKernel::WarpDot);
         assert_ne!(auto(2193, 10, 314, false, true), GemmKernel::RowDot);
         assert_ne!(auto(2193, 10, 314, false, false), GemmKernel::RowDot);
         // Width 16 with k-rows that break 16-byte loads along G.
@@ -2883,7 +2926,8 @@ mod tests {
         assert_eq!(auto(1, 165, 7552, false, true), GemmKernel::NarrowK);
         // Tiny products past the shared-memory tiles' k (`NARROW_AUTO_LONG_K`); few rows of
         // x·Wᵀ keep the warp-per-column kernel there (`WARPDOT_TINY_MAX_K`).
-        assert_eq!(auto(18, 2, 709, true, false), GemmKernel::NarrowK);
+        assert_eq!(auto(18, 2, 709, true, false), GemmKernel::WarpDot);
+        assert_eq!(auto(7, 2, 2226, true, false), GemmKernel::NarrowK);
         assert_eq!(auto(1, 14, 412, false, true), GemmKernel::WarpDot);
         assert!(!matches!(auto(356, 11, 19, true, true), GemmKernel::NarrowMn | GemmKernel::NarrowK));
         // Below `NARROW_MN_MIN_ELEMS` at widths 4 and 8, the k-contiguous form on an operand
