@@ -1110,9 +1110,10 @@ fn warpdot_t_auto(p: &GemmParams, precision: Precision) -> bool {
 /// 2.0 against 3.9, tn 8×2×55 1.8 against 3.3, nn 3×133×306 2.9 against 4.9, nn 10×3×513 2.9
 /// against 4.5, tn 3×6×333 2.4 against 4.3, tn 18×4×24 1.8 against 2.3; tf32 nt 139×2×490 3.2
 /// against 6.2, tt 5×4×156 1.9 against 3.2; bf16 tn 4×290×134 2.4 against 3.9, tn 98×4×375
-/// 3.5 against 5.2, tt 211×3×550 4.1 against 5.6. Up to that k the short-k kernel's 16-row
-/// blocks keep it (f32 nn 291×1×7: 1.9 against 2.0 here; nt 3×6269×3 2.1 against 3.7), and
-/// past [`WARPDOT_TINY_MAX_K`] the narrow kernels' split k (each warp's chain of k-steps).
+/// 3.5 against 5.2, tt 211×3×550 4.1 against 5.6; tn 18×2×709 3.45 against 4.76 on the narrow
+/// kernel (`s7`). Up to that k the rules above keep their plans (f32 nn 291×1×7 stays on the
+/// short-k kernel: 1.9 against 2.0 here), and past [`WARPDOT_TINY_MAX_K`] the narrow kernels'
+/// split k (each warp's chain of k-steps).
 fn warpdot_tiny(p: &GemmParams) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     (SHORTK_AUTO_SMALL_MAX_K + 1..=WARPDOT_TINY_MAX_K).contains(&k) && m.min(n) <= WARPDOT_MAX_ROWS && m.max(n).saturating_mul(k) < NARROW_AUTO_MIN
@@ -1361,7 +1362,8 @@ pub const NARROW_AUTO_MIN: usize = 1 << 17;
 /// ([`AUTO_SMEM_MAX_K`]), which start a short k soonest. From k = 1024 before: at k = 100–709
 /// the k-contiguous narrow kernel unsplit ran BF16 nn 7×1×222 in 2.9 µs against 6.3 on `Auto`'s
 /// padded 64×32 `wgmma` tile, nn 100×1×100 2.4 against 5.9, and TF32 tn 18×2×709 in 6 splits
-/// 5.0 against 7.1 on the 32×64 tile (H200, docs/runs/2026-11-28-s33/p2; s27 `h1`).
+/// 5.0 against 7.1 on the 32×64 tile (H200, docs/runs/2026-11-28-s33/p2; s27 `h1`). At most 4
+/// rows or columns now take the warp-per-column kernel first ([`warpdot_tiny`]).
 pub const NARROW_AUTO_LONG_K: usize = AUTO_SMEM_MAX_K + 1;
 /// Fewest elements of the wide operand for the big-contiguous narrow kernel at widths 4 and 8
 /// on few columns (op(A) contiguous along m) or a tiny product ([`NARROW_AUTO_MIN`]): below it
@@ -2924,8 +2926,9 @@ mod tests {
         // multiprocessor on the warp-per-column kernel.
         assert_eq!(auto(1, 2, 5936, true, true), GemmKernel::NarrowK);
         assert_eq!(auto(1, 165, 7552, false, true), GemmKernel::NarrowK);
-        // Tiny products past the shared-memory tiles' k (`NARROW_AUTO_LONG_K`); few rows of
-        // x·Wᵀ keep the warp-per-column kernel there (`WARPDOT_TINY_MAX_K`).
+        // Tiny products past the shared-memory tiles' k (`NARROW_AUTO_LONG_K`): the narrow
+        // kernel, but at most 4 rows or columns the warp-per-column kernel up to
+        // `WARPDOT_TINY_MAX_K` (`warpdot_tiny`, `warpdot_auto`).
         assert_eq!(auto(18, 2, 709, true, false), GemmKernel::WarpDot);
         assert_eq!(auto(7, 2, 2226, true, false), GemmKernel::NarrowK);
         assert_eq!(auto(1, 14, 412, false, true), GemmKernel::WarpDot);
