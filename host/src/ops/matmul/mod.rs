@@ -329,9 +329,7 @@ impl GemmKernel {
             // Exact f32 on the CUDA cores, like the shared-memory tiles below: a few rows read W
             // once, where a tensor-core tile of 64 or 128 rows would be mostly idle (TF32
             // 1×5099×6665 took 251 µs on the 128×256 `wgmma` tiles against cuBLAS's 53; H100).
-            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_auto(p, narrow, sms.count) || warpdot_t_auto(p, Precision::F32) || warpdot_tiny(p) => {
-                fixed(GemmKernel::WarpDot)
-            }
+            GemmKernel::Auto | GemmKernel::Tf32Auto if warpdot_picked(p, narrow, Precision::F32, sms.count) => fixed(GemmKernel::WarpDot),
             GemmKernel::Auto | GemmKernel::Tf32Auto if let Some(mn) = narrow => {
                 let kernel = if mn { GemmKernel::NarrowMn } else { GemmKernel::NarrowK };
                 narrow_plan(kernel, narrow_f32(mn, m, n).0, m, n, k, sms)
@@ -1058,7 +1056,7 @@ fn wgmma_takes_narrow(m: usize, n: usize) -> bool {
 /// [`NARROW_AUTO_MIN`] elements) up to [`WARPDOT_TINY_MAX_K`].
 fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let tiny = m.max(n).saturating_mul(k) < NARROW_AUTO_MIN && k <= WARPDOT_TINY_MAX_K;
+    let tiny = tiny_product(m, n, k) && k <= WARPDOT_TINY_MAX_K;
     m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none() || tiny)
 }
 
@@ -1116,7 +1114,20 @@ fn warpdot_t_auto(p: &GemmParams, precision: Precision) -> bool {
 /// split k (each warp's chain of k-steps).
 fn warpdot_tiny(p: &GemmParams) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    (SHORTK_AUTO_SMALL_MAX_K + 1..=WARPDOT_TINY_MAX_K).contains(&k) && m.min(n) <= WARPDOT_MAX_ROWS && m.max(n).saturating_mul(k) < NARROW_AUTO_MIN
+    (SHORTK_AUTO_SMALL_MAX_K + 1..=WARPDOT_TINY_MAX_K).contains(&k) && m.min(n) <= WARPDOT_MAX_ROWS && tiny_product(m, n, k)
+}
+
+/// Whether `Auto` of `precision` (`Precision::F32` for `Tf32Auto` too) runs the warp-per-column
+/// kernel (`narrow`: the narrow kernel its rules pick, if any): few rows ([`warpdot_auto`]),
+/// few columns on Cᵀ ([`warpdot_t_auto`]) or a tiny product ([`warpdot_tiny`]).
+fn warpdot_picked(p: &GemmParams, narrow: Option<bool>, precision: Precision, sms: usize) -> bool {
+    warpdot_auto(p, narrow, sms) || warpdot_t_auto(p, precision) || warpdot_tiny(p)
+}
+
+/// Whether an m×n×k product is tiny for the narrow-product rules: below [`NARROW_AUTO_MIN`]
+/// elements of its wide operand (the larger of m and n, times k).
+fn tiny_product(m: usize, n: usize, k: usize) -> bool {
+    m.max(n).saturating_mul(k) < NARROW_AUTO_MIN
 }
 
 /// Shortest k [`warpdot_t_auto`] takes past a tiny product: a quad per lane.
@@ -1215,8 +1226,7 @@ fn shortk_mma_auto(m: usize, n: usize, k: usize, pad: usize) -> bool {
     let one_chunk = k <= kernels::matmul::SHORTK_MMA_BK;
     if m.min(n) <= kernels::matmul::NARROW_MAX {
         // At most 16 rows or columns: tiny products only (the narrow kernels take the others).
-        let tiny = m.max(n).saturating_mul(k) < NARROW_AUTO_MIN;
-        return pad > 0 && tiny && (*SHORTK_MMA_AUTO_K.start()..=SHORTK_MMA_NARROW_MAX_K).contains(&k);
+        return pad > 0 && tiny_product(m, n, k) && (*SHORTK_MMA_AUTO_K.start()..=SHORTK_MMA_NARROW_MAX_K).contains(&k);
     }
     pad > 0 && SHORTK_MMA_AUTO_K.contains(&k) && outputs < SHORTK_MMA_AUTO_MAX_OUTPUTS && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
 }
@@ -2114,9 +2124,7 @@ pub(crate) fn bf16_plan(
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if warpdot_auto(params, narrow, sms.count) || warpdot_t_auto(params, Precision::Bf16) || warpdot_tiny(params) => {
-            Bf16Plan::new(Bf16Kernel::WarpDot, 1)
-        }
+        Bf16Kernel::Auto if warpdot_picked(params, narrow, Precision::Bf16, sms.count) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
             Bf16Plan::new(kernel, narrow_plan(gk, narrow_bf16(mn, m, n).0, m, n, k, sms).splits)
