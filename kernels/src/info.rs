@@ -145,6 +145,7 @@ pub const KERNELS: &[KernelInfo] = &[
     matmul::GEMM_STAGE_KMAJOR_F32,
     matmul::GEMM_STAGE_SPLIT_TF32,
     matmul::GEMM_STAGE_PAD_BF16,
+    matmul::GEMM_STAGE_PAD_F32,
     dense::DENSE_NAIVE_F32,
     softmax::SOFTMAX_XENT_F32,
     softmax::ARGMAX_F32,

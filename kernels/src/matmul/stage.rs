@@ -1,7 +1,8 @@
 //! Operand staging for TF32 `wgmma`, which reads only k-contiguous operands with 16-byte aligned
 //! rows: `gemm_stage_kmajor_f32` copies op(A) or op(B) into a k-contiguous matrix whose row
 //! stride is a multiple of 4 (transposing it when its stored layout is the other one) through
-//! 32×32 tiles in shared memory, so both the reads and the writes are coalesced.
+//! 32×32 tiles in shared memory, so both the reads and the writes are coalesced;
+//! `gemm_stage_pad_f32` copies one that is k-contiguous already row by row (the host's choice).
 //! `gemm_stage_split_tf32` does the same for FP32 on TF32 tensor cores, writing each element
 //! as a TF32 head and the TF32 rounding of what is left (the tail) in two segments of a row.
 
@@ -135,6 +136,50 @@ pub unsafe fn gemm_stage_split_tf32(src: *const f32, os: u64, ks: u64, outer: u6
             }
         }
         r += STAGE_THREADS as usize / STAGE_TILE;
+    }
+}
+
+/// Elements each thread of [`gemm_stage_pad_f32`] copies: one 16-byte store of the padded rows.
+pub const PAD_CHUNK_F32: usize = 4;
+
+/// dst[r·ld_dst + c] = src[r·ld_src + c] for r < rows, c < cols on f32: a k-contiguous operand
+/// whose rows break 16-byte alignment copied into rows padded to a multiple of 4, which TF32
+/// `wgmma` needs ([`gemm_stage_kmajor_f32`] without its transposing tile: no shared memory, no
+/// barrier). Each thread copies [`PAD_CHUNK_F32`] elements, loaded one at a time and stored as
+/// one 16-byte access, as [`gemm_stage_pad_bf16`] does. It staged 23.7 M elements in about 51
+/// µs (3.7 TB/s read and written) where the transposing tiles took about 84: the staged
+/// `wgmma` plan of TF32 nt 89×4118×5637 ran 119.1 → 86.0 µs (H200,
+/// docs/runs/2026-11-29-s37/t5 against t1).
+///
+/// # Safety
+/// `src` holds `rows` rows of `ld_src` ≥ `cols` floats, `dst` `rows` rows of `ld_dst` ≥ `cols`
+/// with `dst` 16-byte aligned and `ld_dst` a multiple of 4; disjoint. Launch: block
+/// `STAGE_THREADS`, grid ⌈rows·⌈cols/4⌉/256⌉.
+///
+/// # Thread mapping
+/// Thread i of the grid → row i / ⌈cols/4⌉, columns 4·(i mod ⌈cols/4⌉) ..+ 4.
+#[kernel]
+pub unsafe fn gemm_stage_pad_f32(src: *const f32, ld_src: u64, rows: u64, cols: u64, dst: *mut f32, ld_dst: u64) {
+    use crate::thread::{block_idx_x, thread_idx_x};
+    use crate::vector::F32x4;
+    let chunks = (cols as usize).div_ceil(PAD_CHUNK_F32);
+    let i = block_idx_x() as usize * STAGE_THREADS as usize + thread_idx_x() as usize;
+    let (r, c0) = (i / chunks.max(1), PAD_CHUNK_F32 * (i % chunks.max(1)));
+    if r as u64 >= rows {
+        return;
+    }
+    // SAFETY: row r < rows of both matrices; columns below cols.
+    unsafe {
+        let (s, d) = (src.add(r * ld_src as usize), dst.add(r * ld_dst as usize));
+        if c0 + PAD_CHUNK_F32 <= cols as usize {
+            let w = [*s.add(c0), *s.add(c0 + 1), *s.add(c0 + 2), *s.add(c0 + 3)];
+            // 16-byte aligned: dst is, and so is every row start and chunk (multiples of 4).
+            *(d.add(c0) as *mut F32x4) = F32x4(w);
+        } else {
+            for c in c0..cols as usize {
+                *d.add(c) = *s.add(c);
+            }
+        }
     }
 }
 

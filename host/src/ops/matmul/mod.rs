@@ -539,7 +539,9 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let staged = |o: &&(u64, u64, usize)| !tf32_direct(o.0, o.1);
     let all = ops.iter().filter(staged).map(|o| o.2 * padded).sum();
     let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
-    plan::Tf32Staging { all, rest, rega: tf32_rega(p).map(|f| (f.swap, f.staged)), four_byte: !vec_operands(p) }
+    // k-contiguous operands staged: a padded-row copy (`stage_kmajor_f32`).
+    let rows = ops.iter().filter(staged).filter(|o| o.1 == 1).map(|o| o.2 * padded).sum();
+    plan::Tf32Staging { all, rest, rows, rega: tf32_rega(p).map(|f| (f.swap, f.staged)), four_byte: !vec_operands(p) }
 }
 
 /// Whether `Tf32Auto`'s tensor-core plans all start with a staging pass: an operand that no
@@ -1700,11 +1702,20 @@ fn map_tf32_operands(gpu: &Gpu, x: GemmPtrs, params: &GemmParams, transpose: boo
 }
 
 /// Copies an f32 operand (outer×k, strides `os` along outer and `ks` along k) k-contiguous into
-/// rows of k padded to a multiple of 4 at `dst` (`gemm_stage_kmajor_f32`; `dst` has
-/// outer·padded floats of a staging buffer), and returns it as the copy engine sees it.
+/// rows of k padded to a multiple of 4 at `dst` (`gemm_stage_pad_f32` row by row where it is
+/// k-contiguous already, else `gemm_stage_kmajor_f32`; `dst` has outer·padded floats of a
+/// staging buffer), and returns it as the copy engine sees it.
 fn stage_kmajor_f32(gpu: &Gpu, (ptr, os, ks): (u64, u64, u64), outer: usize, k: usize, dst: u64) -> Result<TmaMatrix> {
     use kernels::matmul as km;
     let padded = k.next_multiple_of(4);
+    if ks == 1 {
+        // Rows already k-contiguous: a plain copy into padded rows, no transposing tile.
+        let cfg = LaunchConfig::for_num_elems("gemm_stage_pad_f32", outer * k.div_ceil(km::PAD_CHUNK_F32), km::STAGE_THREADS)?;
+        // SAFETY: outer rows of os ≥ k floats at ptr (the caller's checked shapes); dst has
+        // outer·padded floats of a 16-byte aligned staging buffer; padded is a multiple of 4.
+        unsafe { km::gemm_stage_pad_f32(gpu, cfg, ptr as *const f32, os, outer as u64, k as u64, dst as *mut f32, padded as u64)? };
+        return Ok(TmaMatrix { ptr: dst, element: TmaElement::F32, rows: outer, cols: k, ld: padded });
+    }
     let (tile, threads) = (km::STAGE_TILE, km::STAGE_THREADS);
     let mut cfg = LaunchConfig::for_2d("gemm_stage_kmajor_f32", outer.div_ceil(tile), k.div_ceil(tile), (1, 1))?;
     cfg.block = crate::launch::Dim3::x(threads);
@@ -3009,5 +3020,24 @@ mod tests {
         // Width 8 with a padding pass ahead of the tiles: the narrow kernel, whatever the size.
         assert_eq!(bf16(8, 8192, 8192, true), Some(true));
         assert_eq!(bf16(16, 8192, 8192, true), None);
+    }
+
+    #[test]
+    fn k_contiguous_operands_off_16_bytes_are_staged_at_the_row_copy_price() {
+        // nt: both operands k-contiguous, rows of 5637 floats (off 16 bytes): all their
+        // elements are staged by the padded-row copy, priced below the transposing pass.
+        let nt = tf32_staging(&params(89, 4118, 5637, false, true));
+        let padded = 5640;
+        assert_eq!((nt.all, nt.rest, nt.rows), ((89 + 4118) * padded, (89 + 4118) * padded, (89 + 4118) * padded));
+        let sms = plan::Multiprocessors::H100.count;
+        assert!(nt.cost_of(nt.all, sms) < 0.7 * plan::staging_cost(nt.all, sms));
+        // tn: both MN-major, transposed when staged; nn: only op(A) (k-contiguous) is a row copy.
+        assert_eq!(tf32_staging(&params(89, 4118, 5637, true, false)).rows, 0);
+        assert_eq!(tf32_staging(&params(89, 4118, 5637, false, false)).rows, 89 * padded);
+        // Priced so, the staged `wgmma` plan beats the 4-byte-load `mma.sync` tile there (97.2 µs
+        // against 140.7; H200, docs/runs/2026-11-29-s37/t7).
+        let tf32 = GemmKernel::Tf32Auto.plan_for(&params(89, 4118, 5637, false, true), plan::Multiprocessors::H100, true).kernel;
+        let staged_wgmma = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
+        assert!(staged_wgmma.contains(&tf32), "{tf32:?}");
     }
 }

@@ -700,6 +700,24 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
     pass_cost(elems, STAGE_PER_ELEMENT, sms)
 }
 
+/// A padded-row copy's cost per element and multiprocessor, in model units: a k-contiguous f32
+/// operand whose rows break 16-byte alignment, copied row by row (`gemm_stage_pad_f32`, 16-byte
+/// stores, no shared memory) rather than through the transposing tiles of
+/// `gemm_stage_kmajor_f32` ([`STAGE_PER_ELEMENT`]). The staged `wgmma` plans ran 0.70–0.74 of
+/// their old time on such operands: nt 89×4118×5637 on the 128×256 tile in 6 splits 119.1 →
+/// 86.0 µs, of which staging 23.7 M elements took about 51 (the product on aligned rows, 4118×
+/// 5640: 34.6), and nn 6998×40×3170 on the 64×64 tile in 2 splits 114.6 → 82.7, staging 22.2 M
+/// in about 44 (H200, docs/runs/2026-11-29-s37/t5 against t1): 260–290 per element.
+const STAGE_ROWS_PER_ELEMENT: f64 = 300.0;
+
+/// Cost of a TF32 staging pass over `elems` elements of which `rows` are k-contiguous operands'
+/// (copied row by row, [`STAGE_ROWS_PER_ELEMENT`]; the rest transposed, [`staging_cost`]).
+pub fn tf32_staging_cost(elems: usize, rows: usize, sms: usize) -> f64 {
+    let rows = rows.min(elems);
+    let per_element = if elems == 0 { 0.0 } else { (STAGE_PER_ELEMENT * (elems - rows) as f64 + STAGE_ROWS_PER_ELEMENT * rows as f64) / elems as f64 };
+    pass_cost(elems, per_element, sms)
+}
+
 /// A launch plus `per_element` per element and multiprocessor; 0 for no elements (no pass).
 fn pass_cost(elems: usize, per_element: f64, sms: usize) -> f64 {
     if elems == 0 { 0.0 } else { STAGE_LAUNCH + per_element * elems as f64 / sms.max(1) as f64 }
@@ -757,6 +775,9 @@ pub const TF32_TRANSPOSE_EFF: f64 = 0.5;
 pub struct Tf32Staging {
     pub all: usize,
     pub rest: usize,
+    /// Elements of `all` (and so of `rest`) in k-contiguous operands, whose staging pass is a
+    /// padded-row copy ([`tf32_staging_cost`]).
+    pub rows: usize,
     /// Whether [`GemmKernel::Tf32WgmmaRegA`] runs the product (an MN-major operand):
     /// `Some((swap, staged))`, `swap` when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m),
     /// `staged` the elements of the other operand it stages first (both MN-major).
@@ -772,13 +793,18 @@ impl Tf32Staging {
     /// more than the slower main loop. The staging pass costs about as much as the product at
     /// a few hundred rows, so the small-m products transpose and the large ones stage.
     pub fn transposes(self, cost: f64, sms: usize) -> bool {
-        self.all > self.rest && cost / TF32_TRANSPOSE_EFF + staging_cost(self.rest, sms) < cost + staging_cost(self.all, sms)
+        self.all > self.rest && cost / TF32_TRANSPOSE_EFF + self.cost_of(self.rest, sms) < cost + self.cost_of(self.all, sms)
+    }
+
+    /// The staging pass over `elems` elements, `all` or `rest` ([`tf32_staging_cost`]).
+    pub fn cost_of(self, elems: usize, sms: usize) -> f64 {
+        tf32_staging_cost(elems, self.rows, sms)
     }
 
     /// The cost of a `wgmma` plan of kernel cost `cost`, staged or transposed as
     /// [`Tf32Staging::transposes`] chooses.
     pub fn plan_cost(self, cost: f64, sms: usize) -> f64 {
-        if self.transposes(cost, sms) { cost / TF32_TRANSPOSE_EFF + staging_cost(self.rest, sms) } else { cost + staging_cost(self.all, sms) }
+        if self.transposes(cost, sms) { cost / TF32_TRANSPOSE_EFF + self.cost_of(self.rest, sms) } else { cost + self.cost_of(self.all, sms) }
     }
 }
 
@@ -928,7 +954,7 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         (x, md.map(|md| if slower { TileModel { eff: md.eff * TF32_MMA_4BYTE_LOAD_EFF, ..md } } else { md }))
     });
     let total = |kernel, c| match kernel {
-        GemmKernel::Tf32Wgmma128x208 => c + staging_cost(stage.all, sms.count),
+        GemmKernel::Tf32Wgmma128x208 => c + stage.cost_of(stage.all, sms.count),
         _ if TF32_WGMMA.contains(&kernel) => stage.plan_cost(c, sms.count),
         _ => c,
     };
@@ -1551,7 +1577,7 @@ mod tests {
         // 64 tiles: 2 splits (64 clusters of 2 fit 66).
         assert_eq!(choose_tf32(true, kk, 8, 8192, 8192, h), GemmPlan { kernel: GemmKernel::Tf32Wgmma64x128, splits: 2 });
         // An MN-major operand (nn: the register-A forms swap): the 128×192 tile over n×m.
-        let nn = Tf32Staging { all: 4096 * 4096, rest: 0, rega: Some((true, 0)), four_byte: false };
+        let nn = Tf32Staging { all: 4096 * 4096, rest: 0, rows: 0, rega: Some((true, 0)), four_byte: false };
         assert_eq!(choose_tf32(true, nn, 16, 4096, 4096, h), GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits: 3 });
         // Over n×m = 16×4096: 22 tiles of 192 columns, 5 splits (22 clusters of 5 fit 22).
         assert_eq!(choose_tf32(true, nn, 4096, 16, 4096, h), GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits: 5 });
@@ -1570,7 +1596,7 @@ mod tests {
         // Too few tiles to fill two thirds of the multiprocessors in one round of clusters: the
         // register-A tile up to 32 rows through the workspace (8 tiles × 12 splits), else the
         // model.
-        let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rega: Some((true, 0)), four_byte: false };
+        let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rows: 0, rega: Some((true, 0)), four_byte: false };
         let wide = |splits| Some(GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits });
         assert_eq!(stream_plan_tf32(true, nn.rega, false, 32, 1024, 16384, h), wide(12));
         assert!(stream_plan_tf32(true, nn.rega, false, 64, 1024, 16384, h).is_none());
