@@ -146,10 +146,9 @@ pub const PAD_CHUNK_F32: usize = 4;
 /// whose rows break 16-byte alignment copied into rows padded to a multiple of 4, which TF32
 /// `wgmma` needs ([`gemm_stage_kmajor_f32`] without its transposing tile: no shared memory, no
 /// barrier). Each thread copies [`PAD_CHUNK_F32`] elements, loaded one at a time and stored as
-/// one 16-byte access, as [`gemm_stage_pad_bf16`] does. It staged 23.7 M elements in about 51
-/// µs (3.7 TB/s read and written) where the transposing tiles took about 84: the staged
-/// `wgmma` plan of TF32 nt 89×4118×5637 ran 119.1 → 86.0 µs (H200,
-/// docs/runs/2026-11-29-s37/t5 against t1).
+/// one 16-byte access ([`pad_rows`]). It staged 23.7 M elements in about 51 µs (3.7 TB/s read
+/// and written) where the transposing tiles took about 84: the staged `wgmma` plan of TF32 nt
+/// 89×4118×5637 ran 119.1 → 86.0 µs (H200, docs/runs/2026-11-29-s37/t5 against t1).
 ///
 /// # Safety
 /// `src` holds `rows` rows of `ld_src` ≥ `cols` floats, `dst` `rows` rows of `ld_dst` ≥ `cols`
@@ -160,27 +159,8 @@ pub const PAD_CHUNK_F32: usize = 4;
 /// Thread i of the grid → row i / ⌈cols/4⌉, columns 4·(i mod ⌈cols/4⌉) ..+ 4.
 #[kernel]
 pub unsafe fn gemm_stage_pad_f32(src: *const f32, ld_src: u64, rows: u64, cols: u64, dst: *mut f32, ld_dst: u64) {
-    use crate::thread::{block_idx_x, thread_idx_x};
-    use crate::vector::F32x4;
-    let chunks = (cols as usize).div_ceil(PAD_CHUNK_F32);
-    let i = block_idx_x() as usize * STAGE_THREADS as usize + thread_idx_x() as usize;
-    let (r, c0) = (i / chunks.max(1), PAD_CHUNK_F32 * (i % chunks.max(1)));
-    if r as u64 >= rows {
-        return;
-    }
-    // SAFETY: row r < rows of both matrices; columns below cols.
-    unsafe {
-        let (s, d) = (src.add(r * ld_src as usize), dst.add(r * ld_dst as usize));
-        if c0 + PAD_CHUNK_F32 <= cols as usize {
-            let w = [*s.add(c0), *s.add(c0 + 1), *s.add(c0 + 2), *s.add(c0 + 3)];
-            // 16-byte aligned: dst is, and so is every row start and chunk (multiples of 4).
-            *(d.add(c0) as *mut F32x4) = F32x4(w);
-        } else {
-            for c in c0..cols as usize {
-                *d.add(c) = *s.add(c);
-            }
-        }
-    }
+    // SAFETY: forwarded from the caller; a chunk is 4 floats.
+    unsafe { pad_rows::<f32, PAD_CHUNK_F32>((src, ld_src), (rows, cols), (dst, ld_dst), |s| [*s, *s.add(1), *s.add(2), *s.add(3)]) }
 }
 
 /// Elements each thread of [`gemm_stage_pad_bf16`] copies: one 16-byte store of the padded rows.
@@ -190,8 +170,8 @@ pub const PAD_CHUNK: usize = 8;
 /// matrix copied into rows padded to a multiple of 8 elements, which the tensor copy engine
 /// needs (bf16 `wgmma` reads either major, so no transpose). Each thread copies [`PAD_CHUNK`]
 /// elements, loaded one at a time (the source rows are only 2-byte aligned; a warp's loads still
-/// cover 512 contiguous bytes) and stored as one 16-byte access: one element per thread took
-/// 70 µs for 3188×7122 (H100, docs/runs/2026-11-24-h100-s17/r3).
+/// cover 512 contiguous bytes) and stored as one 16-byte access ([`pad_rows`]): one element per
+/// thread took 70 µs for 3188×7122 (H100, docs/runs/2026-11-24-h100-s17/r3).
 ///
 /// # Safety
 /// `src` holds `rows` rows of `ld_src` ≥ `cols` elements, `dst` `rows` rows of `ld_dst` ≥ `cols`
@@ -202,25 +182,50 @@ pub const PAD_CHUNK: usize = 8;
 /// Thread i of the grid → row i / ⌈cols/8⌉, columns 8·(i mod ⌈cols/8⌉) ..+ 8.
 #[kernel]
 pub unsafe fn gemm_stage_pad_bf16(src: *const u16, ld_src: u64, rows: u64, cols: u64, dst: *mut u16, ld_dst: u64) {
+    // SAFETY: forwarded from the caller; a chunk is 8 bf16, packed in pairs.
+    unsafe {
+        pad_rows::<u16, PAD_CHUNK>((src, ld_src), (rows, cols), (dst, ld_dst), |s| {
+            let mut w = [0f32; 4];
+            unroll!(j in [0, 1, 2, 3] {
+                let (lo, hi) = (*s.add(2 * j) as u32, *s.add(2 * j + 1) as u32);
+                w[j] = f32::from_bits(lo | (hi << 16));
+            });
+            w
+        })
+    }
+}
+
+/// The body of the padded-row copies: grid thread i copies chunk i (row i / ⌈cols/N⌉, columns
+/// N·(i mod ⌈cols/N⌉) ..+ N) of a rows×cols matrix of E, `load` reading a whole chunk of N
+/// elements (16 bytes) into the four words of one 16-byte store; a row's last, partial chunk
+/// goes an element at a time.
+///
+/// # Safety
+/// As the kernels: `src` holds `rows` rows of `ld_src` ≥ `cols` elements, `dst` as many rows of
+/// `ld_dst` ≥ `cols`, `dst` 16-byte aligned and `ld_dst` a multiple of N; disjoint; N·size_of E
+/// is 16 and `load` reads N elements from where it is given.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn pad_rows<E: Copy, const N: usize>(
+    (src, ld_src): (*const E, u64),
+    (rows, cols): (u64, u64),
+    (dst, ld_dst): (*mut E, u64),
+    load: impl Fn(*const E) -> [f32; 4],
+) {
     use crate::thread::{block_idx_x, thread_idx_x};
     use crate::vector::F32x4;
-    let chunks = (cols as usize).div_ceil(PAD_CHUNK);
+    let chunks = (cols as usize).div_ceil(N);
     let i = block_idx_x() as usize * STAGE_THREADS as usize + thread_idx_x() as usize;
-    let (r, c0) = (i / chunks.max(1), PAD_CHUNK * (i % chunks.max(1)));
+    let (r, c0) = (i / chunks.max(1), N * (i % chunks.max(1)));
     if r as u64 >= rows {
         return;
     }
     // SAFETY: row r < rows of both matrices; columns below cols.
     unsafe {
         let (s, d) = (src.add(r * ld_src as usize), dst.add(r * ld_dst as usize));
-        if c0 + PAD_CHUNK <= cols as usize {
-            let mut w = [0f32; 4];
-            unroll!(j in [0, 1, 2, 3] {
-                let (lo, hi) = (*s.add(c0 + 2 * j) as u32, *s.add(c0 + 2 * j + 1) as u32);
-                w[j] = f32::from_bits(lo | (hi << 16));
-            });
-            // 16-byte aligned: dst is, and so is every row start and chunk (multiples of 8).
-            *(d.add(c0) as *mut F32x4) = F32x4(w);
+        if c0 + N <= cols as usize {
+            // 16-byte aligned: dst is, and so is every row start and chunk (multiples of N).
+            *(d.add(c0) as *mut F32x4) = F32x4(load(s.add(c0)));
         } else {
             for c in c0..cols as usize {
                 *d.add(c) = *s.add(c);
