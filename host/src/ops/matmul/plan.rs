@@ -703,8 +703,8 @@ pub fn staging_cost(elems: usize, sms: usize) -> f64 {
 /// A padded-row copy's cost per element and multiprocessor, in model units: a k-contiguous f32
 /// operand whose rows break 16-byte alignment, copied row by row (`gemm_stage_pad_f32`, 16-byte
 /// stores, no shared memory) rather than through the transposing tiles of
-/// `gemm_stage_kmajor_f32` ([`STAGE_PER_ELEMENT`]). The staged `wgmma` plans ran 0.70–0.74 of
-/// their old time on such operands: nt 89×4118×5637 on the 128×256 tile in 6 splits 119.1 →
+/// `gemm_stage_kmajor_f32` ([`STAGE_PER_ELEMENT`]). The two staged `wgmma` plans timed ran in 0.72
+/// of their old time on such operands: nt 89×4118×5637 on the 128×256 tile in 6 splits 119.1 →
 /// 86.0 µs, of which staging 23.7 M elements took about 51 (the product on aligned rows, 4118×
 /// 5640: 34.6), and nn 6998×40×3170 on the 64×64 tile in 2 splits 114.6 → 82.7, staging 22.2 M
 /// in about 44 (H200, docs/runs/2026-11-29-s37/t5 against t1): 260–290 per element.
