@@ -265,6 +265,15 @@ pub unsafe fn ld_shared_cluster_f32x4(addr: u32) -> [f32; 4] {
     [a, b, c, d]
 }
 
+/// [`cluster_sync`] that orders no memory: for a barrier that only keeps every block's shared
+/// memory alive until the cluster's reads of it have returned (their values already used), so
+/// the arrival does not wait for the block's outstanding global stores.
+#[inline(always)]
+pub fn cluster_sync_relaxed() {
+    // SAFETY: a barrier over the whole cluster; all threads of each block reach it.
+    unsafe { asm!("barrier.cluster.arrive.relaxed.aligned; barrier.cluster.wait.aligned;") };
+}
+
 /// Starts fetching the tensor map at generic address `map` (a kernel parameter) into the cache
 /// the copy engine reads descriptors from, so the first copy does not wait for it.
 #[inline(always)]

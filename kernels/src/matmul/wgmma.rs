@@ -1154,17 +1154,31 @@ mod device {
             let quads = (base, ldc, first_row, cq, own, csize, tid, threads);
             // Split g's block: rank g, or (cm·cn)·g + this block's place in its multicast cluster.
             let ranks = ((mc.cm * mc.cn) as u32, mc.place as u32);
+            // The common epilogue on whole quads inside C, in its own loop: the general one
+            // (bounds, alignment, β, every activation and the bf16 copy, per quad) left the
+            // 128×256 tile in 3 splits waiting on instruction fetches for a third of its summing
+            // (Nsight Compute, tn 1024×1024×4096; H200, docs/runs/2026-11-29-s38/u1).
+            let plain = groups == 1 && n0 + 4 * cq <= p.n as usize && plain_epilogue(c, bias, p);
+            let store_plain = |r: usize, c4: usize, sum: [f32; 4]| {
+                // SAFETY: row m0 + r < m (r < own rows inside C) and the quad's columns lie
+                // inside C (tested above).
+                unsafe { store_plain_quad(c, bias, p, (m0 + r, n0 + c4), F32x4(sum)) };
+            };
             // SAFETY (each): every rank's staged tile was published by the barrier above and
             // stays live until the barrier below; the share's quads lie inside it.
             unsafe {
-                match csize {
-                    0..=2 => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store),
-                    3..=4 => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store),
-                    _ => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store),
+                match (csize, plain) {
+                    (0..=2, true) => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store_plain),
+                    (3..=4, true) => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store_plain),
+                    (_, true) => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store_plain),
+                    (0..=2, false) => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store),
+                    (3..=4, false) => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store),
+                    (_, false) => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store),
                 }
             }
-            // No block leaves (freeing its shared memory) while another still reads it.
-            cluster_sync();
+            // No block leaves (freeing its shared memory) while another still reads it: every
+            // read has returned (its sum stored), so the barrier orders no memory.
+            cluster_sync_relaxed();
             if groups == 1 {
                 return;
             }
@@ -1266,8 +1280,7 @@ mod device {
         // Where C takes no quads, a thread's four values are one column of four staged rows
         // (group idx: rows 4·(idx / bn) + j, column idx % bn; `gemm_epilogue4_step`).
         let takes_quads = crate::matmul::c_takes_quads(c, bias, p);
-        let plain = matches!(act, crate::math::Activation::Identity | crate::math::Activation::Relu);
-        if takes_quads && plain && rows == bm && n0 + bn <= p.n as usize && p.beta == 0.0 && p.c_bf16 == 0 {
+        if rows == bm && n0 + bn <= p.n as usize && plain_epilogue(c, bias, p) {
             // SAFETY: the tile lies inside C (tested above), quads are 16-byte aligned.
             unsafe { store_whole_tile(staged, (bm, bn, ldc), c, bias, p, (m0, n0), (tid, threads)) };
             return;
@@ -1319,21 +1332,9 @@ mod device {
     ) {
         let qpr = bn / 4;
         let end = bm * qpr;
-        let relu = p.act == crate::math::Activation::Relu as u32;
-        let ldg = p.ldc as usize;
         let finish = |q: usize, v: F32x4| {
-            let (r, c4) = (q / qpr, 4 * (q % qpr));
-            let mut v = v.map(|x| p.alpha * x);
-            if p.has_bias != 0 {
-                // SAFETY: columns n0 + c4.. lie inside the bias (length n), 16-byte aligned.
-                let b = unsafe { *(bias.add(n0 + c4) as *const F32x4) };
-                v = v.zip(b, |x, b| x + b);
-            }
-            if relu {
-                v = v.map(crate::math::relu);
-            }
-            // SAFETY: inside C (the caller), 16-byte aligned.
-            unsafe { *(c.add((m0 + r) * ldg + n0 + c4) as *mut F32x4) = v };
+            // SAFETY: inside C (the caller).
+            unsafe { store_plain_quad(c, bias, p, (m0 + q / qpr, n0 + 4 * (q % qpr)), v) };
         };
         let load = |q: usize| {
             // SAFETY: q < bm·bn/4: inside the staged tile.
@@ -1349,6 +1350,34 @@ mod device {
             finish(q, load(q));
             q += threads;
         }
+    }
+
+    /// Whether the epilogue is the common one [`store_plain_quad`] applies: α, the bias,
+    /// identity or ReLU, no β·C, no bf16 copy, and C (and the bias) taking 16-byte quads.
+    #[inline(always)]
+    fn plain_epilogue(c: *mut f32, bias: *const f32, p: &GemmParams) -> bool {
+        let act = p.act == crate::math::Activation::Identity as u32 || p.act == crate::math::Activation::Relu as u32;
+        act && p.beta == 0.0 && p.c_bf16 == 0 && crate::matmul::c_takes_quads(c, bias, p)
+    }
+
+    /// The common epilogue ([`plain_epilogue`]) of the quad at (`row`, `col`..`col + 4`) of C:
+    /// α·v plus the bias, then ReLU if asked, one 16-byte store.
+    ///
+    /// # Safety
+    /// The quad lies inside C, and [`plain_epilogue`] holds.
+    #[inline(always)]
+    unsafe fn store_plain_quad(c: *mut f32, bias: *const f32, p: &GemmParams, (row, col): (usize, usize), v: F32x4) {
+        let mut v = v.map(|x| p.alpha * x);
+        if p.has_bias != 0 {
+            // SAFETY: columns col.. lie inside the bias (length n), 16-byte aligned.
+            let b = unsafe { *(bias.add(col) as *const F32x4) };
+            v = v.zip(b, |x, b| x + b);
+        }
+        if p.act == crate::math::Activation::Relu as u32 {
+            v = v.map(crate::math::relu);
+        }
+        // SAFETY: inside C (the caller), 16-byte aligned.
+        unsafe { *(c.add(row * p.ldc as usize + col) as *mut F32x4) = v };
     }
 
     /// Sums this block's share of a clustered split-K tile (`cluster_sync` passed): the quads
