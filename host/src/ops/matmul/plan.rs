@@ -367,8 +367,14 @@ impl TileModel {
             // swapped splits, 17.0 µs against 11.3, so it is 64. In the sweep (e6, against the
             // old constants, best of two runs): 1024×784×4096 nn and tn 24.5 → 19.5 µs, m×10×1024
             // x·Wᵀ 8.7 → 6.7 at m = 4096, 32×4096×784 6.7 → 5.5; tn 10×1024×4096 10.3 → 13.2;
-            // time geomean 0.995 of the old over the BF16 sweep.
-            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 352.0, 768.0), (64.0, 192.0)),
+            // time geomean 0.995 of the old over the BF16 sweep. Its clustered block's fixed cost
+            // is the one measured, 400 k-steps (192 before): a split of this tile costs about 4.7
+            // µs whatever the count, 0.57 µs per 64-deep slice (tn 1024×1024×4096 in 3 splits
+            // 22.7 µs, unsplit over the same 21 slices 17.9; H200, docs/runs/2026-11-29-s38/u1).
+            // Of 469 BF16 products (the sweep, the random groups, s38 u7's plan files) it changes
+            // the pick of 2048×1024×2048 only: 2 splits of this tile 18.2–18.4 µs, the 64×128
+            // tile unsplit 15.4–15.8 (u7).
+            Bf16Kernel::Wgmma => wg((128, 256, 64, 1, 8, 1.0, 352.0, 768.0), (64.0, 400.0)),
             // Over n×m (its callers swap m and n).
             Bf16Kernel::WgmmaSwapped => TileModel::of_bf16(Bf16Kernel::Wgmma),
             Bf16Kernel::Wgmma64x128 => wg((64, 128, 64, 2, 8, 0.61, 352.0, 1024.0), (208.0, 64.0)),
