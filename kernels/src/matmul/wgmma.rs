@@ -1167,13 +1167,10 @@ mod device {
             // SAFETY (each): every rank's staged tile was published by the barrier above and
             // stays live until the barrier below; the share's quads lie inside it.
             unsafe {
-                match (csize, plain) {
-                    (0..=2, true) => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store_plain),
-                    (3..=4, true) => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store_plain),
-                    (_, true) => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store_plain),
-                    (0..=2, false) => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store),
-                    (3..=4, false) => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store),
-                    (_, false) => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store),
+                if plain {
+                    cluster_sum_share_sized(quads, ranks, store_plain);
+                } else {
+                    cluster_sum_share_sized(quads, ranks, store);
                 }
             }
             // No block leaves (freeing its shared memory) while another still reads it: every
@@ -1378,6 +1375,28 @@ mod device {
         }
         // SAFETY: inside C (the caller), 16-byte aligned.
         unsafe { *(c.add(row * p.ldc as usize + col) as *mut F32x4) = v };
+    }
+
+    /// [`cluster_sum_share`] for a cluster of `csize` splits (`quads.5`): `CLUSTER_LOADS` quads
+    /// in flight per thread over 2, 4 or 8 ranks.
+    ///
+    /// # Safety
+    /// As [`cluster_sum_share`].
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    unsafe fn cluster_sum_share_sized(
+        quads: (u32, usize, usize, usize, usize, usize, usize, usize),
+        ranks: (u32, u32),
+        store: impl Fn(usize, usize, [f32; 4]),
+    ) {
+        // SAFETY: forwarded.
+        unsafe {
+            match quads.5 {
+                0..=2 => cluster_sum_share::<{ CLUSTER_LOADS / 2 }, 2>(quads, ranks, store),
+                3..=4 => cluster_sum_share::<{ CLUSTER_LOADS / 4 }, 4>(quads, ranks, store),
+                _ => cluster_sum_share::<{ CLUSTER_LOADS / MAX_CLUSTER_SPLITS }, MAX_CLUSTER_SPLITS>(quads, ranks, store),
+            }
+        }
     }
 
     /// Sums this block's share of a clustered split-K tile (`cluster_sync` passed): the quads
