@@ -129,6 +129,9 @@ def cost(kernel, m, n, k, s, params, admit_all=False):
     wg = kernel in WGMMA
     # Up to 8 splits in one cluster, multiples of 8 in clusters of 8 (plan.rs: TileModel::clusters).
     cluster = wg and (2 <= s <= MAX_CLUSTER_SPLITS or s % MAX_CLUSTER_SPLITS == 0)
+    # A wgmma tile splits only in whole clusters (plan.rs: TileModel::best_splits).
+    if wg and s > 1 and not cluster:
+        return None
     slices = max(1, -(-k // bk))
     per = -(-slices // s)
     if s > 1 and (per < (MIN_CLUSTER_SLICES if cluster else MIN_SLICES) or -(-slices // per) != s):

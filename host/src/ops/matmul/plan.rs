@@ -500,11 +500,20 @@ impl TileModel {
 }
 
 impl TileModel {
-    /// The cheapest split count for this kernel, with its estimated cost.
+    /// The cheapest split count for this kernel, with its estimated cost. A `wgmma` tile splits
+    /// only in whole clusters ([`TileModel::clusters`]: 2–8 splits, or multiples of 8): other
+    /// counts add their partial tiles through the workspace, which the model priced too low. It
+    /// ran TF32 nt 107×462×1307 on the 64×64 tile in 11 splits, 15.4 µs, where 6 take 10.3, and
+    /// nt 2048×10×4096 in 12, 23.0 µs, where 3 take 17.2; `Auto` over the 14 products of 1341
+    /// (the sweep, the random groups, s38's and s39's plan files) whose pick this changes ran in
+    /// 0.67–1.01 of the old time, 8 controls 0.996–1.009 (H200, docs/runs/2026-11-29-s39/v5).
     pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
         let mut best = (1, unsplit);
         for splits in 2..=MAX_SPLITS {
+            if self.cluster_split.is_some() && !self.clusters(splits) {
+                continue;
+            }
             if let Some(c) = self.cost(m, n, k, splits, sms)
                 && c < best.1
                 && c < SPLIT_GAIN * unsplit
@@ -1635,6 +1644,20 @@ mod tests {
         // The k-contiguous form keeps splits of at least 128 k.
         assert_eq!(narrow(GemmKernel::NarrowK, 2, 1582, 2, 111, Multiprocessors::H100).splits, 1);
         assert_eq!(narrow(GemmKernel::NarrowK, 2, 6, 1041, 257, Multiprocessors::H100).splits, 2);
+    }
+
+    #[test]
+    fn wgmma_tiles_split_only_in_whole_clusters() {
+        let h = Multiprocessors::H100;
+        let tiles = [GemmKernel::Tf32Wgmma64x64, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma].map(|x| TileModel::of(x).unwrap());
+        let bf16 = [Bf16Kernel::Wgmma64x32, Bf16Kernel::Wgmma64x64, Bf16Kernel::Wgmma].map(|x| TileModel::of_bf16(x).unwrap());
+        // Products that took 9–26 splits through the workspace (docs/runs/2026-11-29-s39/v5).
+        for (m, n, k) in [(107, 462, 1307), (2048, 10, 4096), (256, 10, 4096), (121, 239, 1648), (11, 20, 3284), (819, 74, 1750), (64, 64, 65536)] {
+            for model in tiles.iter().chain(&bf16) {
+                let (splits, _) = model.best_splits(m, n, k, h);
+                assert!(splits == 1 || model.clusters(splits), "{m}x{n}x{k} on {}x{}: {splits} splits", model.bm, model.bn);
+            }
+        }
     }
 
     #[test]
