@@ -1,5 +1,5 @@
 //! GEMM shape sweep: every shape family the library meets (squares, the MLP's three products,
-//! skinny and tall products, log-uniform random shapes) in the four layouts, at each precision
+//! skinny and tall products, log-uniform and uniform random shapes) in the four layouts, at each precision
 //! (`f32`: `GemmKernel::Auto`; `tf32`: `GemmKernel::Tf32Auto`; `bf16`: `gemm_bf16`), checked
 //! and then timed against PyTorch (cuBLAS) on the same GPU.
 //!
@@ -43,19 +43,19 @@
 //! `cargo bench -p benches --bench gemm_sweep -- --torch torch.csv --csv sweep.csv`; cargo
 //! runs a bench in its package directory (`benches/`), so relative paths start there.
 //!
-//! `cases.csv` records the random group's seed (`# gemm_sweep seed=N`) and the companion copies
+//! `cases.csv` records the random groups' seed (`# gemm_sweep seed=N`) and the companion copies
 //! it into `torch.csv`; `--torch` takes it from there unless `--seed` is given, so the random
 //! shapes match. List and sweep must use the same `--quick`/`--groups`/`--precisions`: cases
 //! without a torch time are counted in the summary.
 //!
 //! # Options
 //!
-//! `--quick` (6 squares up to 2048, the MLP at batch 256 and 1024, 3 skinny, 1 tall and 8
-//! random shapes), `--groups square,mlp,skinny,tall,random`, `--precisions f32,tf32,bf16`,
-//! `--seed N` (default: from the clock), `--csv PATH` (default `gemm_sweep.csv`), `--list`,
-//! `--torch PATH`, `--f32-kernel NAME` (a `GemmKernel` the `f32` rows run instead of `Auto`,
-//! to measure one tile kernel; `tf32` and `bf16` are unchanged). `--bench` (added by
-//! `cargo bench`) is ignored.
+//! `--quick` (6 squares up to 2048, the MLP at batch 256 and 1024, 3 skinny, 1 tall, 8
+//! log-uniform and 4 uniform random shapes), `--groups square,mlp,skinny,tall,random,uniform`,
+//! `--precisions f32,tf32,bf16`, `--seed N` (default: from the clock), `--csv PATH` (default
+//! `gemm_sweep.csv`), `--list`, `--torch PATH`, `--f32-kernel NAME` (a `GemmKernel` the `f32`
+//! rows run instead of `Auto`, to measure one tile kernel; `tf32` and `bf16` are unchanged).
+//! `--bench` (added by `cargo bench`) is ignored.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -72,7 +72,7 @@ use host::ops::matmul::{Epilogue, GemmKernel, Transpose, gemm, gemm_bf16};
 use host::{DeviceMatrix, Gpu, Result};
 
 /// The shape groups, in the order they run.
-const GROUPS: [&str; 5] = ["square", "mlp", "skinny", "tall", "random"];
+const GROUPS: [&str; 6] = ["square", "mlp", "skinny", "tall", "random", "uniform"];
 
 /// Square sizes n (n×n×n).
 const SQUARE: [usize; 16] = [128, 256, 384, 512, 640, 768, 1000, 1024, 1536, 2000, 2048, 3000, 4096, 5000, 6144, 8192];
@@ -108,6 +108,13 @@ const TALL_QUICK: [(usize, usize, usize); 1] = [(4096, 4096, 16)];
 const RANDOM_COUNT: usize = 32;
 const RANDOM_COUNT_QUICK: usize = 8;
 const RANDOM_MAX: usize = 8192;
+/// Uniform random shapes: m, n, k uniform in [1, RANDOM_MAX], the plain reading of "drawn at
+/// random from [1, 8192]³". Most are large on every side (compute-bound), where the log-uniform
+/// group is mostly narrow or short; the two together cover both ends. Their own stream (the seed
+/// xor [`UNIFORM_STREAM`]), so adding them moved no log-uniform shape.
+const UNIFORM_COUNT: usize = 32;
+const UNIFORM_COUNT_QUICK: usize = 4;
+const UNIFORM_STREAM: u64 = 0x756E_6966_6F72_6D00;
 
 /// Elements checked at random positions (besides the corners, last row and last column).
 const CHECK_SAMPLES: usize = 256;
@@ -243,7 +250,7 @@ struct Options {
     f32_kernel: GemmKernel,
 }
 
-const USAGE: &str = "usage: gemm_sweep [--quick] [--groups square,mlp,skinny,tall,random] \
+const USAGE: &str = "usage: gemm_sweep [--quick] [--groups square,mlp,skinny,tall,random,uniform] \
 [--precisions f32,tf32,bf16] [--seed N] [--csv PATH] [--list] [--torch PATH] [--f32-kernel NAME]";
 
 fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Options, String> {
@@ -329,7 +336,7 @@ fn clock_seed() -> u64 {
 }
 
 /// Every shape of the selected groups, in run order; deterministic given `seed` (which only the
-/// random group uses).
+/// random groups use).
 fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
     let mut out = Vec::new();
     let with_layouts = |out: &mut Vec<Shape>, group, layouts: &[Layout], (m, n, k)| {
@@ -379,6 +386,16 @@ fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
                     let u = (splitmix(state) >> 11) as f64 / (1u64 << 53) as f64;
                     ((u * (RANDOM_MAX as f64).ln()).exp().round() as usize).clamp(1, RANDOM_MAX)
                 };
+                for _ in 0..count {
+                    let (m, n, k) = (dim(&mut state), dim(&mut state), dim(&mut state));
+                    let layout = Layout::ALL[(splitmix(&mut state) % 4) as usize];
+                    out.push(Shape { group, layout, m, n, k });
+                }
+            }
+            "uniform" => {
+                let count = if o.quick { UNIFORM_COUNT_QUICK } else { UNIFORM_COUNT };
+                let mut state = seed ^ UNIFORM_STREAM;
+                let dim = |state: &mut u64| 1 + (splitmix(state) % RANDOM_MAX as u64) as usize;
                 for _ in 0..count {
                     let (m, n, k) = (dim(&mut state), dim(&mut state), dim(&mut state));
                     let layout = Layout::ALL[(splitmix(&mut state) % 4) as usize];

@@ -530,15 +530,27 @@ impl TileModel {
 /// ([`GemmKernel::Tile32x64`]) or columns ([`GemmKernel::Tile64x32`]) a 64-wide tile does (m or
 /// n up to 32, 96, 160: 32 against 64, 96 against 128). Elsewhere their 4×4 outputs per thread
 /// only lose: 768³ took 65 µs on them against 26 on `Tile128x64` (H100,
-/// docs/runs/2026-11-25-h100-s13/r2).
-pub fn narrow_tile_saves(kernel: GemmKernel, m: usize, n: usize) -> bool {
-    let saves = |x: usize| 100 * x.div_ceil(32) * 32 <= 85 * x.div_ceil(64) * 64;
+/// docs/runs/2026-11-25-h100-s13/r2). A narrow side over 32 saves only a quarter or a sixth of
+/// the work, and on products past [`NARROW_TILES_WIDE_MAX_FLOPS`] that does not pay for their
+/// rate.
+pub fn narrow_tile_saves(kernel: GemmKernel, m: usize, n: usize, k: usize) -> bool {
+    let saves = |x: usize| 100 * x.div_ceil(32) * 32 <= 85 * x.div_ceil(64) * 64 && (x <= 32 || flops(m, n, k) <= NARROW_TILES_WIDE_MAX_FLOPS);
     match kernel {
         GemmKernel::Tile32x64 => saves(m),
         GemmKernel::Tile64x32 => saves(n),
         _ => true,
     }
 }
+
+/// Most FLOPs (2·m·n·k) at which the 32-row and 32-column FP32 tiles take a narrow side over 32
+/// (33–96 or 129–160 rows or columns, [`narrow_tile_saves`]). Such products are compute-bound,
+/// where the 4×4 outputs per thread run at about half the rate of the wider tiles: nt
+/// 5386×143×2066 (3.2 GFLOP) took 197 µs on `Tile64x32`, 138 on `Tile128x64` and 118 on
+/// `Tf32x3Split` (H200, docs/runs/2026-11-29-s40/x1), nt 89×4118×5637 212 on `Tile32x64`
+/// against 171 on `WarpTiledFast`, tt 3250×70×7693 203 against 183 on `Tf32x3Split`; up to
+/// 0.22 GFLOP they won (tt 335×160×2025 17.4 µs against 21.1 on `Tile64Fine`; nt 18×90×4894
+/// 12.6 against 17.0).
+pub const NARROW_TILES_WIDE_MAX_FLOPS: f64 = (1u64 << 30) as f64;
 
 /// Up to this many FLOPs (2·m·n·k) the 32-row and 32-column FP32 tiles are candidates whatever
 /// they save ([`narrow_tile_saves`]): on such products a block's time is mostly latency, which
@@ -559,7 +571,7 @@ fn tile_candidates(kernels: &[GemmKernel], m: usize, n: usize, k: usize) -> impl
     // Without the wide kernel, which needs them, the operands rule out 16-byte loads.
     let four_byte_short = !kernels.contains(&GemmKernel::WarpTiledWide) && k <= NARROW_TILES_4BYTE_MAX_K;
     let small = flops(m, n, k) <= NARROW_TILES_ALWAYS_FLOPS || four_byte_short;
-    kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| small || narrow_tile_saves(x, m, n))))
+    kernels.iter().map(move |&x| (x, TileModel::of(x).filter(|_| small || narrow_tile_saves(x, m, n, k))))
 }
 
 /// Up to this k the 32-row and 32-column FP32 tiles are candidates whatever they save where the
@@ -1554,13 +1566,17 @@ mod tests {
     #[test]
     fn the_narrow_fp32_tiles_only_where_they_save_rows_or_columns() {
         for (m, n) in [(32, 4096), (16, 1024), (96, 700), (160, 50)] {
-            assert!(narrow_tile_saves(GemmKernel::Tile32x64, m, n), "{m}x{n}");
-            assert!(narrow_tile_saves(GemmKernel::Tile64x32, n, m), "{n}x{m}");
+            assert!(narrow_tile_saves(GemmKernel::Tile32x64, m, n, 1024), "{m}x{n}");
+            assert!(narrow_tile_saves(GemmKernel::Tile64x32, n, m, 1024), "{n}x{m}");
         }
         for (m, n) in [(64, 32), (768, 768), (33, 10), (784, 16)] {
-            assert!(!narrow_tile_saves(GemmKernel::Tile32x64, m, n), "{m}x{n}");
-            assert!(!narrow_tile_saves(GemmKernel::Tile64x32, n, m), "{n}x{m}");
+            assert!(!narrow_tile_saves(GemmKernel::Tile32x64, m, n, 1024), "{m}x{n}");
+            assert!(!narrow_tile_saves(GemmKernel::Tile64x32, n, m, 1024), "{n}x{m}");
         }
+        // A narrow side over 32 only on products that are not compute-bound; 32 or fewer on any.
+        assert!(!narrow_tile_saves(GemmKernel::Tile64x32, 5386, 143, 2066));
+        assert!(!narrow_tile_saves(GemmKernel::Tile32x64, 89, 4118, 5637));
+        assert!(narrow_tile_saves(GemmKernel::Tile32x64, 32, 8192, 8192));
         // Squares and the MLP's wide layers keep the 8×8 tiles; its batch-32 layers and
         // few-column products take the narrow ones.
         let h = Multiprocessors::H100;
