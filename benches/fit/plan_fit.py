@@ -57,7 +57,7 @@ STAGE_PER_ELEMENT = 500.0
 # the fifth a clustered block's fixed cost on top of `fixed`.
 PARAMS = {
     "WarpTiledWide": [1.0, 32.0, 64.0], "WarpTiledFast": [0.98, 0.0, 96.0], "Pipelined": [0.92, 48.0, 64.0], "Tile128x64": [0.85, 16.0, 16.0],
-    "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 0.0], "Tile64Fine": [0.59, 0.0, 0.0], "Tile32x64": [0.90, 0.0, 4.0], "Tile64x32": [0.90, 0.0, 4.0],
+    "Tile64x128": [0.59, 0.0, 32.0], "Tile64": [0.81, 144.0, 8.6], "Tile64Fine": [0.59, 0.0, 3.0], "Tile32x64": [0.90, 0.0, 9.0], "Tile64x32": [0.90, 0.0, 9.0],
     "Tf32Wgmma": [1.0, 128.0, 768.0, 240.0, 256.0], "Tf32": [0.36, 48.0, 80.0], "Tf32Tile64": [0.15, 32.0, 64.0],
     "Wgmma": [1.0, 352.0, 768.0, 64.0, 400.0], "MmaLdmatrix": [0.15, 96.0, 64.0], "MmaTile64": [0.17, 288.0, 64.0],
     "Tf32Wgmma64x128": [0.73, 304.0, 1024.0, 176.0, 0.0], "Wgmma64x128": [0.61, 352.0, 1024.0, 208.0, 64.0],
@@ -107,8 +107,10 @@ def staged_elems(prec, layout, m, n, k):
 
 
 # Up to this many FLOPs the 32-wide FP32 tiles are candidates anyway (plan.rs:
-# NARROW_TILES_ALWAYS_FLOPS).
+# NARROW_TILES_ALWAYS_FLOPS); past this many, only on a narrow side of at most 32
+# (NARROW_TILES_WIDE_MAX_FLOPS).
 NARROW_TILES_ALWAYS_FLOPS = 2**26
+NARROW_TILES_WIDE_MAX_FLOPS = 2**30
 
 
 def narrow_tile_saves(kernel, m, n, k):
@@ -117,7 +119,8 @@ def narrow_tile_saves(kernel, m, n, k):
     narrow_tile_saves)."""
     if 2 * m * n * k <= NARROW_TILES_ALWAYS_FLOPS:
         return True
-    saves = lambda x: 100 * (-(-x // 32) * 32) <= 85 * (-(-x // 64) * 64)
+    small = lambda x: x <= 32 or 2 * m * n * k <= NARROW_TILES_WIDE_MAX_FLOPS
+    saves = lambda x: 100 * (-(-x // 32) * 32) <= 85 * (-(-x // 64) * 64) and small(x)
     return saves(m) if kernel == "Tile32x64" else saves(n) if kernel == "Tile64x32" else True
 
 
@@ -129,8 +132,11 @@ def cost(kernel, m, n, k, s, params, admit_all=False):
     wg = kernel in WGMMA
     # Up to 8 splits in one cluster, multiples of 8 in clusters of 8 (plan.rs: TileModel::clusters).
     cluster = wg and (2 <= s <= MAX_CLUSTER_SPLITS or s % MAX_CLUSTER_SPLITS == 0)
-    # A wgmma tile splits only in whole clusters (plan.rs: TileModel::best_splits).
+    # A wgmma tile splits only in whole clusters (plan.rs: TileModel::best_splits), the FP32
+    # split form in two clusters at most (TileModel::max_splits).
     if wg and s > 1 and not cluster:
+        return None
+    if kernel == "Tf32x3Split" and s > 2 * MAX_CLUSTER_SPLITS:
         return None
     slices = max(1, -(-k // bk))
     per = -(-slices // s)

@@ -199,6 +199,9 @@ pub struct TileModel {
     /// Fewest k-slices per split (not clustered): [`MIN_SLICES_PER_SPLIT`], or
     /// [`NARROW_MN_MIN_SLICES`].
     pub min_slices: usize,
+    /// Most splits of a tile worth considering: [`MAX_SPLITS`], or two clusters'
+    /// ([`MAX_CLUSTER_SPLITS`]) for [`GemmKernel::Tf32x3Split`].
+    pub max_splits: u32,
     /// The `wgmma` kernels: up to [`MAX_CLUSTER_SPLITS`] splits of a tile run as one
     /// thread-block cluster and add their partial tiles through distributed shared memory, at
     /// this cost per element of the partial tile inside C (in the units of `split`), with no
@@ -243,6 +246,7 @@ impl TileModel {
             fixed,
             split,
             min_slices: MIN_SLICES_PER_SPLIT,
+            max_splits: MAX_SPLITS,
             cluster_split: None,
             cluster_fixed: 0.0,
             split_latency: 0.0,
@@ -274,11 +278,19 @@ impl TileModel {
             GemmKernel::Pipelined => cc((128, 128, 8, 2, 8, 0.92, 48.0, 64.0)),
             GemmKernel::Tile128x64 => cc((128, 64, 16, 2, 8, 0.85, 16.0, 16.0)),
             GemmKernel::Tile64x128 => cc((64, 128, 16, 2, 8, 0.59, 0.0, 32.0)),
-            GemmKernel::Tile64 => cc((64, 64, 16, 4, 4, 0.81, 144.0, 0.0)),
+            // The split costs of this tile, `Tile64Fine` and the 32-wide ones are what one more
+            // split of a lone tile measured (its last block sums one more partial tile: a
+            // round trip to L2 per group of splits): 0.24 µs here, 0.10 on `Tile64Fine`, 0.09
+            // on `Tile64x32` (nt 64×64×64s and 64×32×64s over s = 2–64; H200,
+            // docs/runs/2026-11-29-s40/x3): 4.3, 2.4 and 3.4 k-steps of a lone block's main
+            // loop, over the full-rate k-steps the split term counts. At 0, 0 and 4 the model
+            // split tiny outputs 50–63 ways (nt 18×90×4894: 62 splits of `Tile64Fine`, 15.3 µs,
+            // where 24 of `Tile64x32` took 12.6).
+            GemmKernel::Tile64 => cc((64, 64, 16, 4, 4, 0.81, 144.0, 8.6)),
             // Its eight warps count as six: a lone block ran a k-step in 1.6× the 32×64 tile's
             // time for twice the outputs, where the model at eight said 1.15× (tn 24×238×4476:
             // 206 µs against 128 unsplit; H100, docs/runs/2026-11-28-s27/h1).
-            GemmKernel::Tile64Fine => cc((64, 64, 16, 2, 6, 0.59, 0.0, 0.0)),
+            GemmKernel::Tile64Fine => cc((64, 64, 16, 2, 6, 0.59, 0.0, 3.0)),
             // Only where they save rows or columns ([`narrow_tile_saves`]). Fitted there on every
             // FP32 plan of 20 few-row and few-column products in four layouts, the two tiles'
             // constants shared (docs/runs/2026-11-25-h100-s13/e4): the pick within 2.9 % of the
@@ -287,8 +299,8 @@ impl TileModel {
             // splits 58 µs, in 8 splits 48). The eff above `Tile64`'s holds only where they
             // are admitted, memory- and latency-bound products; 768³ ran 2.5× slower on them
             // (65 µs against 26, `r2`).
-            GemmKernel::Tile32x64 => cc((32, 64, 16, 4, 3, 0.90, 0.0, 4.0)),
-            GemmKernel::Tile64x32 => cc((64, 32, 16, 4, 3, 0.90, 0.0, 4.0)),
+            GemmKernel::Tile32x64 => cc((32, 64, 16, 4, 3, 0.90, 0.0, 9.0)),
+            GemmKernel::Tile64x32 => cc((64, 32, 16, 4, 3, 0.90, 0.0, 9.0)),
             // The three 128-row TF32 tiles' fixed cost (this one, the 128×208 and the 128×192
             // register-A tile): 128 k-steps, from 64. At 64 the model sent short-k products to
             // them (nt 1024×784×64 on the 128×208 tile, 8.4 µs where the 64×64 tile took 3.9;
@@ -338,7 +350,13 @@ impl TileModel {
             // layouts (benches/fit/plan_fit.py: the pick within 1.2 % of the best plan on
             // geometric mean over 66 cases; with the staged form's costs scaled to this eff,
             // 10.6 %: its splits run cheaper; H100, docs/runs/2026-11-24-h100-s15/e4).
-            GemmKernel::Tf32x3Split => wg((128, 128, 32, 1, 8, 0.26, 0.0, 256.0), (0.0, 64.0)),
+            // Two clusters of 8 at most: its model sums a cluster's splits at no cost, which
+            // held for up to two clusters meeting in the workspace (FP32 nn 128×784×4096 in 16
+            // splits 21.3 µs, in 8 30.1; nn 64×1024×1024 in 8 11.4, 13.6 on `Tile64Fine`) but
+            // not for three or more: 24–56 splits of tiny outputs ran 1.07–1.17× the CUDA-core
+            // tiles' time (nt 9×35×4991 in 32 splits 16.9 µs against 11.8, tt 84×76×1478 in 24
+            // 11.4 against 8.5; H200, docs/runs/2026-11-29-s40/x4, x5).
+            GemmKernel::Tf32x3Split => wg((128, 128, 32, 1, 8, 0.26, 0.0, 256.0), (0.0, 64.0)).map(|m| TileModel { max_splits: 2 * MAX_CLUSTER_SPLITS, ..m }),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.36, 48.0, 80.0)),
             GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.15, 32.0, 64.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
@@ -510,7 +528,7 @@ impl TileModel {
     pub fn best_splits(&self, m: usize, n: usize, k: usize, sms: Multiprocessors) -> (u32, f64) {
         let unsplit = self.cost(m, n, k, 1, sms).unwrap_or(f64::INFINITY);
         let mut best = (1, unsplit);
-        for splits in 2..=MAX_SPLITS {
+        for splits in 2..=self.max_splits {
             if self.cluster_split.is_some() && !self.clusters(splits) {
                 continue;
             }
@@ -1674,6 +1692,27 @@ mod tests {
                 assert!(splits == 1 || model.clusters(splits), "{m}x{n}x{k} on {}x{}: {splits} splits", model.bm, model.bn);
             }
         }
+    }
+
+    #[test]
+    fn the_fp32_split_form_takes_two_clusters_at_most() {
+        let h = Multiprocessors::H100;
+        let model = TileModel::of(GemmKernel::Tf32x3Split).unwrap();
+        // Tiny outputs with a long k ran 24–56 splits of it slower than the CUDA-core tiles
+        // (docs/runs/2026-11-29-s40/x4); 16 paid on 128×784×4096 (x5).
+        for (m, n, k) in [(9, 35, 4991), (84, 76, 1478), (118, 33, 2544), (80, 78, 7054)] {
+            assert!(model.best_splits(m, n, k, h).0 <= 16, "{m}x{n}x{k}");
+        }
+        assert_eq!(model.best_splits(128, 784, 4096, h).0, 16);
+    }
+
+    #[test]
+    fn cuda_core_splits_pay_for_their_partial_tiles() {
+        // A tiny output with a long k: the model no longer splits the 64×64 tile 62 ways for
+        // free (docs/runs/2026-11-29-s40/x3, x5: 62 splits 15.3 µs, 34 of the 32×64 tile 12.0).
+        let plan = choose(&F32_TILES, 18, 90, 4894, Multiprocessors::H100);
+        assert_ne!(plan.kernel, GemmKernel::Tile64Fine);
+        assert!(plan.splits <= 40, "{plan:?}");
     }
 
     #[test]
