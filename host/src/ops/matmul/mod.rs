@@ -1010,7 +1010,10 @@ fn narrow_auto(p: &GemmParams, precision: Precision, bf16_staged: bool) -> Optio
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let (small, big) = km::narrow_sides(m, n);
     let elems = big.saturating_mul(k);
-    if small > km::NARROW_MAX || (elems < NARROW_AUTO_MIN && k < NARROW_AUTO_LONG_K) {
+    // FP32's tiny products of at most 8 rows or columns take the k-contiguous narrow kernel
+    // below NARROW_AUTO_LONG_K too, from NARROW_AUTO_TINY_MIN_K.
+    let tiny_short = precision == Precision::F32 && small <= 8 && k >= NARROW_AUTO_TINY_MIN_K;
+    if small > km::NARROW_MAX || (elems < NARROW_AUTO_MIN && k < NARROW_AUTO_LONG_K && !tiny_short) {
         return None;
     }
     let few_cols = km::narrow_few_cols(m, n);
@@ -1059,7 +1062,14 @@ fn wgmma_takes_narrow(m: usize, n: usize) -> bool {
 fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     let tiny = tiny_product(m, n, k) && k <= WARPDOT_TINY_MAX_K;
-    m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (warpdot_fills(m, n, sms) || narrow.is_none() || tiny)
+    let fills = warpdot_fills(m, n, sms);
+    // Not where its grid fills the device with a k the short-k kernel takes: a warp per column
+    // then idles most of its lanes over many columns (nt 3×6269×3: 3.7 µs against 2.2 on the
+    // short-k kernel, bf16 2×1080×7 2.4 against 2.1). Short of a full grid it starts soonest
+    // (f32 tn 3×1×11 1.5 against 2.0, tt 4×850×3 1.9 against 2.1; H200,
+    // docs/runs/2026-11-29-s40/x7).
+    let short = k <= SHORTK_AUTO_SMALL_MAX_K && fills;
+    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (fills || narrow.is_none() || tiny)
 }
 
 /// Whether `Auto` runs a few-columns product on the warp-per-column kernel over Cᵀ (a warp per
@@ -1377,6 +1387,13 @@ pub const NARROW_AUTO_MIN: usize = 1 << 17;
 /// 5.0 against 7.1 on the 32×64 tile (H200, docs/runs/2026-11-28-s33/p2; s27 `h1`). At most 4
 /// rows or columns now take the warp-per-column kernel first ([`warpdot_tiny`]).
 pub const NARROW_AUTO_LONG_K: usize = AUTO_SMEM_MAX_K + 1;
+/// Shortest k from which FP32 `Auto` runs a tiny product of at most 8 rows or columns
+/// ([`NARROW_AUTO_MIN`]) on the k-contiguous narrow kernel below [`NARROW_AUTO_LONG_K`] too:
+/// there it started sooner than the shared-memory tiles (µs, PyTorch in brackets: nn 6×11×41
+/// 2.6 against 3.4 (2.8), tn 5×188×46 2.9 against 3.4 (3.0), tn 1391×8×41 3.3 against 3.8 (3.1),
+/// tt 530×7×51 3.2 against 3.9; H200, docs/runs/2026-11-29-s40/x6, x7). At k = 15 and 24 it
+/// lost (tn 8×1198×15 2.5 against 2.4, tn 6×267×24 2.5 against 2.3).
+pub const NARROW_AUTO_TINY_MIN_K: usize = 32;
 /// Fewest elements of the wide operand for the big-contiguous narrow kernel at widths 4 and 8
 /// on few columns (op(A) contiguous along m) or a tiny product ([`NARROW_AUTO_MIN`]): below it
 /// the k-contiguous one ran faster there in every precision (tt 1130×1×248: 4.4–4.5 µs against
@@ -2727,6 +2744,22 @@ mod tests {
         assert_eq!(tf32(128, 1056, 64, true, true).kernel, GemmKernel::SmemTiled);
         assert_eq!(tf32(6308, 37, 20, true, true), f32(6308, 37, 20, true, true));
         assert_ne!(tf32(6308, 37, 20, true, true).kernel, GemmKernel::SmemTiled);
+    }
+
+    #[test]
+    fn tiny_narrow_products_start_on_the_narrow_kernel_and_short_k_grids_on_the_short_k_kernel() {
+        // Tiny products of at most 8 rows or columns from k = 32: the k-contiguous narrow kernel,
+        // unsplit, in any layout, where the shared-memory tiles ran before (s40 `x7`).
+        for (m, n, k, ta, tb) in [(6, 11, 41, false, false), (5, 188, 46, true, false), (1391, 8, 41, true, false), (530, 7, 51, true, true)] {
+            let plan = GemmKernel::Auto.plan_for(&params(m, n, k, ta, tb), plan::Multiprocessors::H100, true);
+            assert_eq!((plan.kernel, plan.splits), (GemmKernel::NarrowK, 1), "{m}x{n}x{k}");
+        }
+        // At k = 24 the shared-memory tiles keep it.
+        assert_eq!(auto(6, 267, 24, true, false), GemmKernel::SmemTiled);
+        // A warp per column where its grid fills the device with k ≤ 12: the short-k kernel.
+        assert_eq!(auto(3, 6269, 3, false, true), GemmKernel::ShortK);
+        // Short of a full grid, the warp-per-column kernel starts soonest.
+        assert_eq!(auto(4, 850, 3, true, true), GemmKernel::WarpDot);
     }
 
     #[test]
