@@ -1069,7 +1069,11 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     // (f32 tn 3×1×11 1.5 against 2.0, tt 4×850×3 1.9 against 2.1; H200,
     // docs/runs/2026-11-29-s40/x7).
     let short = k <= SHORTK_AUTO_SMALL_MAX_K && fills;
-    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && (fills || narrow.is_none() || tiny)
+    // Nor for its full grid alone, below a quad per lane, on more than
+    // WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM blocks per multiprocessor: the narrow kernel streams the
+    // columns faster there.
+    let crowded = k < WARPDOT_T_MIN_K && n.div_ceil(kernels::matmul::WARPDOT_WARPS as usize) > WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM * sms;
+    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && ((fills && !crowded) || narrow.is_none() || tiny)
 }
 
 /// Whether `Auto` runs a few-columns product on the warp-per-column kernel over Cᵀ (a warp per
@@ -1141,6 +1145,14 @@ fn warpdot_picked(p: &GemmParams, narrow: Option<bool>, precision: Precision, sm
 fn tiny_product(m: usize, n: usize, k: usize) -> bool {
     m.max(n).saturating_mul(k) < NARROW_AUTO_MIN
 }
+
+/// Most blocks per multiprocessor for which the warp-per-column kernel takes a few-rows product
+/// with k below [`WARPDOT_T_MIN_K`] ([`warpdot_auto`]): with short k its time grows with its
+/// columns (a warp each), where the unsplit k-contiguous narrow kernel stays near 3 µs (µs: nt
+/// 1×3861×67, 3.7 blocks per multiprocessor, 3.7 against 2.6; nt 2×5000×100 3.6 against 3.0; nt
+/// 4×8000×64 5.3 against 3.0; but nt 3×2500×120, 2.4 blocks per multiprocessor, 2.6 against
+/// 3.0; H200, docs/runs/2026-11-29-s40/x8).
+pub const WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM: usize = 3;
 
 /// Shortest k [`warpdot_t_auto`] takes past a tiny product: a quad per lane.
 pub const WARPDOT_T_MIN_K: usize = 128;
@@ -2760,6 +2772,9 @@ mod tests {
         assert_eq!(auto(3, 6269, 3, false, true), GemmKernel::ShortK);
         // Short of a full grid, the warp-per-column kernel starts soonest.
         assert_eq!(auto(4, 850, 3, true, true), GemmKernel::WarpDot);
+        // Below a quad per lane, past 3 of its blocks per multiprocessor: the narrow kernel.
+        assert_eq!(auto(1, 3861, 67, false, true), GemmKernel::NarrowK);
+        assert_eq!(auto(3, 2500, 120, false, true), GemmKernel::WarpDot);
     }
 
     #[test]
