@@ -1,7 +1,7 @@
 //! GEMM shape sweep: every shape family the library meets (squares, the MLP's three products,
-//! skinny and tall products, log-uniform and uniform random shapes) in the four layouts, at each precision
-//! (`f32`: `GemmKernel::Auto`; `tf32`: `GemmKernel::Tf32Auto`; `bf16`: `gemm_bf16`), checked
-//! and then timed against PyTorch (cuBLAS) on the same GPU.
+//! skinny and tall products, log-uniform and uniform random shapes) in the four layouts, at each
+//! precision (`f32`: `GemmKernel::Auto`; `tf32`: `GemmKernel::Tf32Auto`; `bf16`: `gemm_bf16`),
+//! checked and then timed against PyTorch (cuBLAS) on the same GPU.
 //!
 //! # Protocol
 //!
@@ -335,6 +335,16 @@ fn clock_seed() -> u64 {
     (nanos % 1_000_000_000) as u64
 }
 
+/// `count` random shapes of `group` from the stream at `state`: m, n and k drawn by `dim`, then a
+/// layout.
+fn push_random(out: &mut Vec<Shape>, group: &'static str, count: usize, mut state: u64, dim: impl Fn(&mut u64) -> usize) {
+    for _ in 0..count {
+        let (m, n, k) = (dim(&mut state), dim(&mut state), dim(&mut state));
+        let layout = Layout::ALL[(splitmix(&mut state) % 4) as usize];
+        out.push(Shape { group, layout, m, n, k });
+    }
+}
+
 /// Every shape of the selected groups, in run order; deterministic given `seed` (which only the
 /// random groups use).
 fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
@@ -378,29 +388,17 @@ fn shapes(o: &Options, seed: u64) -> Vec<Shape> {
                     with_layouts(&mut out, group, &[Layout::NN, Layout::NT], mnk);
                 }
             }
+            // The quick lists are prefixes of the full ones (same streams).
             "random" => {
-                // The quick list is a prefix of the full one (same stream).
                 let count = if o.quick { RANDOM_COUNT_QUICK } else { RANDOM_COUNT };
-                let mut state = seed;
-                let dim = |state: &mut u64| {
+                push_random(&mut out, group, count, seed, |state| {
                     let u = (splitmix(state) >> 11) as f64 / (1u64 << 53) as f64;
                     ((u * (RANDOM_MAX as f64).ln()).exp().round() as usize).clamp(1, RANDOM_MAX)
-                };
-                for _ in 0..count {
-                    let (m, n, k) = (dim(&mut state), dim(&mut state), dim(&mut state));
-                    let layout = Layout::ALL[(splitmix(&mut state) % 4) as usize];
-                    out.push(Shape { group, layout, m, n, k });
-                }
+                });
             }
             "uniform" => {
                 let count = if o.quick { UNIFORM_COUNT_QUICK } else { UNIFORM_COUNT };
-                let mut state = seed ^ UNIFORM_STREAM;
-                let dim = |state: &mut u64| 1 + (splitmix(state) % RANDOM_MAX as u64) as usize;
-                for _ in 0..count {
-                    let (m, n, k) = (dim(&mut state), dim(&mut state), dim(&mut state));
-                    let layout = Layout::ALL[(splitmix(&mut state) % 4) as usize];
-                    out.push(Shape { group, layout, m, n, k });
-                }
+                push_random(&mut out, group, count, seed ^ UNIFORM_STREAM, |state| 1 + (splitmix(state) % RANDOM_MAX as u64) as usize);
             }
             _ => unreachable!("groups are validated when parsed"),
         }

@@ -1072,7 +1072,7 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     // Nor for its full grid alone, below a quad per lane, on more than
     // WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM blocks per multiprocessor: the narrow kernel streams the
     // columns faster there.
-    let crowded = k < WARPDOT_T_MIN_K && n.div_ceil(kernels::matmul::WARPDOT_WARPS as usize) > WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM * sms;
+    let crowded = k < WARPDOT_T_MIN_K && warpdot_blocks(m, n) > WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM * sms;
     !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && ((fills && !crowded) || narrow.is_none() || tiny)
 }
 
@@ -1172,8 +1172,13 @@ pub const WARPDOT_TINY_MAX_K: usize = 1023;
 /// µs against 29.9, 4×7337×2921: 48 against 57, 3×2000×300: 2.9 against 4.1), and short of it
 /// lost (1×165×7552, 21 blocks: 10.1 against 7.3; H100, docs/runs/2026-11-24-h100-s10/e2, e3).
 fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
+    warpdot_blocks(m, n) >= sms
+}
+
+/// The warp-per-column kernel's grid for an m×n product: blocks of 8 columns by 4 rows.
+fn warpdot_blocks(m: usize, n: usize) -> usize {
     use kernels::matmul as km;
-    n.div_ceil(km::WARPDOT_WARPS as usize) * m.div_ceil(km::WARPDOT_ROWS) >= sms
+    n.div_ceil(km::WARPDOT_WARPS as usize) * m.div_ceil(km::WARPDOT_ROWS)
 }
 
 /// Whether the `Auto` rules of a precision run the short-k kernel ([`SHORTK_AUTO_MAX_K`] and the
