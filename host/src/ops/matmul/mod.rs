@@ -1057,12 +1057,18 @@ fn wgmma_takes_narrow(m: usize, n: usize) -> bool {
 
 /// Whether `Auto` runs a few-rows product with a k-contiguous op(B) on the warp-per-column kernel
 /// (`narrow`: the narrow kernel its rules pick, if any): where its grid fills the device
-/// ([`warpdot_fills`]), where no narrow kernel runs, and on a tiny product (below
-/// [`NARROW_AUTO_MIN`] elements) up to [`WARPDOT_TINY_MAX_K`].
+/// ([`warpdot_fills`]), where no narrow kernel runs, and short of a full grid up to
+/// [`WARPDOT_TINY_MAX_K`] (once only on tiny products, below [`NARROW_AUTO_MIN`] elements).
 fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
-    let tiny = tiny_product(m, n, k) && k <= WARPDOT_TINY_MAX_K;
     let fills = warpdot_fills(m, n, sms);
+    // Short of a full grid each warp's chain of k-steps is short enough up to
+    // WARPDOT_TINY_MAX_K, at any grid: 1 and 4 rows, n = 300–1004 (38–126 blocks), k = 325–1023,
+    // nt and tt, three precisions: 0.51–0.94 of the narrow kernel's time in `Auto`'s splits
+    // (f32 nt 1×1004×325 4.34 → 2.52 µs, PyTorch 2.81; 4×1004×700 5.72 → 3.44; H200,
+    // docs/runs/2026-11-29-s41/a4). At k = 2000 it lost on tt (4×500×2000 8.3 against 6.6).
+    let short_grid = !fills && k <= WARPDOT_TINY_MAX_K;
+    let tiny = tiny_product(m, n, k) && k <= WARPDOT_TINY_MAX_K;
     // Not where its grid fills the device with a k the short-k kernel takes: a warp per column
     // then idles most of its lanes over many columns (nt 3×6269×3: 3.7 µs against 2.2 on the
     // short-k kernel, bf16 2×1080×7 2.4 against 2.1). Short of a full grid it starts soonest
@@ -1073,7 +1079,7 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     // WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM blocks per multiprocessor: the narrow kernel streams the
     // columns faster there.
     let crowded = k < WARPDOT_T_MIN_K && warpdot_blocks(m, n) > WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM * sms;
-    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && ((fills && !crowded) || narrow.is_none() || tiny)
+    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && ((fills && !crowded) || narrow.is_none() || tiny || short_grid)
 }
 
 /// Whether `Auto` runs a few-columns product on the warp-per-column kernel over Cᵀ (a warp per
@@ -1160,8 +1166,9 @@ pub const WARPDOT_T_MIN_K: usize = 128;
 /// few for the length of each warp's pass.
 pub const WARPDOT_T_K_PER_ROW: usize = 4;
 
-/// Longest k for which a tiny few-rows product with a k-contiguous op(B) keeps the
-/// warp-per-column kernel ([`warpdot_auto`]): there it started sooner than the narrow kernels
+/// Longest k for which a few-rows product with a k-contiguous op(B) whose warp-per-column grid
+/// is short of a block per multiprocessor (or any tiny one) keeps that kernel ([`warpdot_auto`]):
+/// there it started sooner than the narrow kernels
 /// (nt 1×14×412: 2.3–2.4 µs against 3.9–4.0, 1×86×993 3.0–3.8 against 6.2–6.8; H100,
 /// docs/runs/2026-11-28-s27/h4); past it its chain of k-steps is long (f32 1×2×5936 took 13 µs
 /// on it, PyTorch 3.7; [`NARROW_AUTO_LONG_K`]).
@@ -1170,7 +1177,8 @@ pub const WARPDOT_TINY_MAX_K: usize = 1023;
 /// Whether the warp-per-column kernel's grid (8 columns by 4 rows per block) has a block per
 /// multiprocessor: then it matched or beat the narrow k-contiguous kernel (f32 1×4096×4096: 28.6
 /// µs against 29.9, 4×7337×2921: 48 against 57, 3×2000×300: 2.9 against 4.1), and short of it
-/// lost (1×165×7552, 21 blocks: 10.1 against 7.3; H100, docs/runs/2026-11-24-h100-s10/e2, e3).
+/// lost on a long k (1×165×7552, 21 blocks: 10.1 against 7.3; H100,
+/// docs/runs/2026-11-24-h100-s10/e2, e3); up to [`WARPDOT_TINY_MAX_K`] it wins short of it too.
 fn warpdot_fills(m: usize, n: usize, sms: usize) -> bool {
     warpdot_blocks(m, n) >= sms
 }
@@ -2780,6 +2788,12 @@ mod tests {
         // Below a quad per lane, past 3 of its blocks per multiprocessor: the narrow kernel.
         assert_eq!(auto(1, 3861, 67, false, true), GemmKernel::NarrowK);
         assert_eq!(auto(3, 2500, 120, false, true), GemmKernel::WarpDot);
+        // Short of a full grid, up to k = 1023, in either layout of op(A) (s41 `a4`); past it the
+        // narrow kernel's split k.
+        for (m, n, k, ta) in [(1, 1004, 325, false), (4, 500, 700, true), (1, 300, 1023, false)] {
+            assert_eq!(auto(m, n, k, ta, true), GemmKernel::WarpDot, "{m}x{n}x{k}");
+        }
+        assert_ne!(auto(4, 500, 2000, true, true), GemmKernel::WarpDot);
     }
 
     #[test]
