@@ -1268,6 +1268,27 @@ fn shortk_mma_auto(m: usize, n: usize, k: usize, pad: usize) -> bool {
     pad > 0 && SHORTK_MMA_AUTO_K.contains(&k) && outputs < SHORTK_MMA_AUTO_MAX_OUTPUTS && (one_chunk || outputs < SHORTK_MMA_AUTO_TWO_CHUNK_OUTPUTS)
 }
 
+/// Whether BF16 `Auto` runs a product of 3 to 16 rows or columns on the short-k tensor-core tile
+/// ([`Bf16Kernel::ShortKMma`]) before any other rule: k within one chunk of the tile (11 to
+/// `kernels::matmul::SHORTK_MMA_BK`) and at most [`SHORTK_MMA_FEW_ROWS_MAX_ELEMS`] elements of the
+/// wide operand, in any layout and alignment. There the narrow kernels (their splits), the
+/// warp-per-column kernel and the `wgmma` tiles all start or finish later: 3, 6 and 12 rows by
+/// 1500–12000 columns at k = 24 and 48, every layout, it ran in 0.42–1.01 of `Auto`'s time (nt
+/// 12×6000×48 6.0 → 2.5 µs, nn 6×3177×48 4.1 → 2.5, PyTorch 2.6; tt 6×12000×24 5.5 → 2.6), worst
+/// 1.06 (tn 3×6000×48, the narrow kernel unsplit); past one chunk (k = 80–200) it lost on three
+/// rows of a k-contiguous op(B) to the narrow kernel unsplit (nt 3×3177×80 3.1 against 2.6) and
+/// past 2¹⁹ elements to the narrow kernels' streaming (tn 3×12000×48 3.4 against 2.9; H200,
+/// docs/runs/2026-11-29-s41/a6).
+fn shortk_mma_few_rows(m: usize, n: usize, k: usize) -> bool {
+    let (small, big) = (m.min(n), m.max(n));
+    (3..=kernels::matmul::NARROW_MAX).contains(&small)
+        && (*SHORTK_MMA_AUTO_K.start()..=kernels::matmul::SHORTK_MMA_BK).contains(&k)
+        && big.saturating_mul(k) <= SHORTK_MMA_FEW_ROWS_MAX_ELEMS
+}
+
+/// Most elements of the wide operand for [`shortk_mma_few_rows`].
+pub const SHORTK_MMA_FEW_ROWS_MAX_ELEMS: usize = 1 << 19;
+
 /// Longest k for which [`shortk_mma_auto`] takes a tiny product with at most 16 rows or
 /// columns (below [`NARROW_AUTO_MIN`] elements of the wide operand; four chunks): most of a
 /// 32-wide tile lies past C, and still it beat the plans `Auto` had on every such product timed
@@ -2177,6 +2198,7 @@ pub(crate) fn bf16_plan(
     let plan = match kernel {
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
+        Bf16Kernel::Auto if shortk_mma_few_rows(m, n, k) => Bf16Plan::new(Bf16Kernel::ShortKMma, 1),
         Bf16Kernel::Auto if warpdot_picked(params, narrow, Precision::Bf16, sms.count) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
@@ -2911,6 +2933,20 @@ mod tests {
         assert_eq!(bf16(780, 13, 167), tile);
         assert_ne!(bf16(780, 13, 300), tile);
         assert_ne!(bf16(6, 30_000, 80), tile);
+        // 3 to 16 rows or columns, k within one chunk, up to 2¹⁹ elements of the wide operand:
+        // first, in any layout and alignment (s41 `a6`, `a7`).
+        for (ta, tb) in [(Transpose::No, Transpose::No), (Transpose::No, Transpose::Yes), (Transpose::Yes, Transpose::No), (Transpose::Yes, Transpose::Yes)] {
+            let few = |m: usize, n: usize, k: usize| {
+                let p = params(m, n, k, ta == Transpose::Yes, tb == Transpose::Yes);
+                bf16_plan(&p, (ta, tb), Bf16Kernel::Auto, 0, true, plan::Multiprocessors::H100, false).kernel
+            };
+            for (m, n, k) in [(9, 5173, 39), (6, 3177, 48), (16, 3000, 60), (5721, 3, 17)] {
+                assert_eq!(few(m, n, k), tile, "{m}x{n}x{k} {ta:?} {tb:?}");
+            }
+            for (m, n, k) in [(6, 3177, 80), (3, 12000, 48), (2, 600, 48)] {
+                assert_ne!(few(m, n, k), tile, "{m}x{n}x{k} {ta:?} {tb:?}");
+            }
+        }
     }
 
     #[test]
