@@ -1414,6 +1414,16 @@ pub fn coldot(m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
 /// Most rows or columns of C of the narrow kernels.
 const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 
+/// Shortest k [`narrow`] splits: below it a split's partial tile round trip and the last
+/// block's sum cost more than the streaming it shares out. Unsplit, the narrow plans of 3–12
+/// rows by 1500–12000 columns at k = 24–92 ran in 0.61–0.99 of their split time, three
+/// precisions, every layout (BF16 nn 3×12000×80 5.1 → 3.2 µs, 0.60 → 0.97 of PyTorch; tt
+/// 7723×6×92 6.1 → 5.5; H200, docs/runs/2026-11-29-s41/a8). At k = 130 and 200 they gained on
+/// median (0.88) but lost up to 1.22× where the rows are many or off 16 bytes (nn 6×3177×200 6.8
+/// → 8.3 µs), so those keep their splits, as do long-k products (f32 1×4096×4096: 28.8 µs in 6,
+/// 30.0 in 3; H100, s10 `e3`).
+pub const NARROW_MIN_SPLIT_K: usize = 128;
+
 /// [`GemmKernel::NarrowMn`] and [`GemmKernel::NarrowK`] (f32 or bf16; `resident`: the blocks
 /// the compiled kernel keeps on a multiprocessor): memory-bound, so the rule is occupancy, over
 /// (narrow side, big side): the most splits of k that fit one wave (at most `resident` blocks
@@ -1424,7 +1434,8 @@ const NARROW_MAX: usize = kernels::matmul::NARROW_MAX;
 /// at 8; H100, docs/runs/2026-11-24-h100-s10/e3).
 pub fn narrow(kernel: GemmKernel, resident: usize, m: usize, n: usize, k: usize, sms: Multiprocessors) -> GemmPlan {
     let (small, big) = kernels::matmul::narrow_sides(m, n);
-    occupancy_plan(kernel, (small, big, k), resident, sms)
+    let plan = occupancy_plan(kernel, (small, big, k), resident, sms);
+    if k < NARROW_MIN_SPLIT_K { GemmPlan { splits: 1, ..plan } } else { plan }
 }
 
 /// The rule of the memory-bound dot-product kernels: the most splits of k, up to about
@@ -1678,6 +1689,10 @@ mod tests {
         // The k-contiguous form keeps splits of at least 128 k.
         assert_eq!(narrow(GemmKernel::NarrowK, 2, 1582, 2, 111, Multiprocessors::H100).splits, 1);
         assert_eq!(narrow(GemmKernel::NarrowK, 2, 6, 1041, 257, Multiprocessors::H100).splits, 2);
+        // Below NARROW_MIN_SPLIT_K no split at all (s41 `a8`); from it, as before.
+        assert_eq!(narrow(GemmKernel::NarrowMn, 2, 6, 3177, 80, Multiprocessors::H100).splits, 1);
+        assert_eq!(narrow(GemmKernel::NarrowMn, 2, 7723, 6, 92, Multiprocessors::H100).splits, 1);
+        assert!(narrow(GemmKernel::NarrowMn, 2, 6, 3177, 200, Multiprocessors::H100).splits > 1);
     }
 
     #[test]
