@@ -1067,8 +1067,8 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     // nt and tt, three precisions: 0.51–0.94 of the narrow kernel's time in `Auto`'s splits
     // (f32 nt 1×1004×325 4.34 → 2.52 µs, PyTorch 2.81; 4×1004×700 5.72 → 3.44; H200,
     // docs/runs/2026-11-29-s41/a4). At k = 2000 it lost on tt (4×500×2000 8.3 against 6.6).
-    let short_grid = !fills && k <= WARPDOT_TINY_MAX_K;
-    let tiny = tiny_product(m, n, k) && k <= WARPDOT_TINY_MAX_K;
+    // Tiny products take it up to that k on a full grid too.
+    let short_chain = k <= WARPDOT_TINY_MAX_K && (!fills || tiny_product(m, n, k));
     // Not where its grid fills the device with a k the short-k kernel takes: a warp per column
     // then idles most of its lanes over many columns (nt 3×6269×3: 3.7 µs against 2.2 on the
     // short-k kernel, bf16 2×1080×7 2.4 against 2.1). Short of a full grid it starts soonest
@@ -1079,7 +1079,7 @@ fn warpdot_auto(p: &GemmParams, narrow: Option<bool>, sms: usize) -> bool {
     // WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM blocks per multiprocessor: the narrow kernel streams the
     // columns faster there.
     let crowded = k < WARPDOT_T_MIN_K && warpdot_blocks(m, n) > WARPDOT_SHORT_K_MAX_BLOCKS_PER_SM * sms;
-    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && ((fills && !crowded) || narrow.is_none() || tiny || short_grid)
+    !short && m <= WARPDOT_MAX_ROWS && p.b_row_stride == 1 && ((fills && !crowded) || narrow.is_none() || short_chain)
 }
 
 /// Whether `Auto` runs a few-columns product on the warp-per-column kernel over Cᵀ (a warp per
@@ -1280,7 +1280,7 @@ fn shortk_mma_auto(m: usize, n: usize, k: usize, pad: usize) -> bool {
 /// past 2¹⁹ elements to the narrow kernels' streaming (tn 3×12000×48 3.4 against 2.9; H200,
 /// docs/runs/2026-11-29-s41/a6).
 fn shortk_mma_few_rows(m: usize, n: usize, k: usize) -> bool {
-    let (small, big) = (m.min(n), m.max(n));
+    let (small, big) = kernels::matmul::narrow_sides(m, n);
     (3..=kernels::matmul::NARROW_MAX).contains(&small)
         && (*SHORTK_MMA_AUTO_K.start()..=kernels::matmul::SHORTK_MMA_BK).contains(&k)
         && big.saturating_mul(k) <= SHORTK_MMA_FEW_ROWS_MAX_ELEMS
@@ -2196,9 +2196,9 @@ pub(crate) fn bf16_plan(
     let tiles_first = direct && wgmma_takes_narrow(m, n) && wgmma;
     let narrow = if kernel == Bf16Kernel::Auto && !tiles_first { narrow_auto(params, Precision::Bf16, pad > 0) } else { None };
     let plan = match kernel {
+        Bf16Kernel::Auto if shortk_mma_few_rows(m, n, k) => Bf16Plan::new(Bf16Kernel::ShortKMma, 1),
         // As f32 `Auto` (`GemmKernel::plan_for`): a few rows with a k-contiguous op(B) read it
         // once (1×5099×6665: 123 µs on the `wgmma` tiles against cuBLAS's 36; H100).
-        Bf16Kernel::Auto if shortk_mma_few_rows(m, n, k) => Bf16Plan::new(Bf16Kernel::ShortKMma, 1),
         Bf16Kernel::Auto if warpdot_picked(params, narrow, Precision::Bf16, sms.count) => Bf16Plan::new(Bf16Kernel::WarpDot, 1),
         Bf16Kernel::Auto if let Some(mn) = narrow => {
             let (kernel, gk) = if mn { (Bf16Kernel::NarrowMn, GemmKernel::NarrowMn) } else { (Bf16Kernel::NarrowK, GemmKernel::NarrowK) };
