@@ -123,6 +123,16 @@ fn candidates(precision: &str, (ta, tb): (bool, bool), (m, n, k): (usize, usize,
             ] {
                 add(TileModel::of(kernel), k, &|splits| Plan::F32(GemmPlan { kernel, splits }));
             }
+            // The `cp.async`-fed tiles, over m×n or over n×m (as Cᵀ): the splits either accepts
+            // (the other's are refused when run, an error row).
+            for kernel in [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64] {
+                let model = TileModel::of(kernel);
+                for s in SPLIT_CHOICES {
+                    if model.is_some_and(|md| md.accepts(m, n, k, s) || md.accepts(n, m, k, s)) {
+                        out.push(Plan::F32(GemmPlan { kernel, splits: s }));
+                    }
+                }
+            }
         }
         _ => {
             for kernel in [

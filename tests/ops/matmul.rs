@@ -188,6 +188,41 @@ pub fn register(s: &mut Suite) {
             });
         }
     }
+    // TF32 `wgmma` fed by `cp.async` (the 64×128 and 64×64 tiles), every layout: rows off 16
+    // bytes by 4 and by 8 (odd and even strides), on op(A) or op(B) as the register operand
+    // (m ≥ n, or n > m as Cᵀ, and the 16-byte shared-operand path where only one operand is
+    // k-contiguous and aligned), edge tiles in every direction, ragged k, k = 1, one row or
+    // column, every epilogue; forced splits (the second run the same bits). Without sm_90a PTX
+    // a MissingKernel.
+    for kernel in [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64] {
+        for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
+            for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[
+                (66, 230, 130),
+                (130, 230, 66),
+                (301, 1030, 77),
+                (77, 1030, 301),
+                (1, 517, 70),
+                (70, 517, 1),
+                (200, 96, 137),
+                (137, 96, 200),
+            ]) {
+                let tol = GemmTol::of(kernel);
+                s.gpu(format!("gemm::{kernel:?}::ta{}_tb{}::{m}x{k}x{n}", ta as u8, tb as u8), move |g, rng| {
+                    if !g.supports(&kernels::matmul::GEMM_WGMMA_TF32_KK) {
+                        return expect_missing_wgmma(g, kernel, (m, k, n));
+                    }
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Tanh, true, 0.5, 1.0, tol)?;
+                    check_gemm(g, rng, kernel, (m, k, n), (ta, tb), Activation::Relu, true, 1.0, 0.0, tol)?;
+                    for splits in [2, 3, 5] {
+                        if TileModel::of(kernel).is_some_and(|md| md.slices_per_split(k, splits).is_some()) {
+                            check_gemm_split(g, rng, kernel, Some(splits), (m, k, n), (ta, tb), Activation::Identity, false, 1.0, 0.0, tol)?;
+                        }
+                    }
+                    Ok(())
+                });
+            }
+        }
+    }
     for kernel in [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64] {
         for (ta, tb) in [(false, false), (false, true), (true, false), (true, true)] {
             for &(m, k, n) in GEMM_SHAPES.iter().chain(WGMMA_SHAPES).chain(&[(256, 784, 1024), (256, 1024, 10), (10, 256, 1024)]) {

@@ -484,7 +484,7 @@ pub unsafe fn wgmma_tf32<const NACC: usize>(d: &mut [f32; NACC], da: u64, db: u6
     unsafe { wgmma_any_n!(NACC, "wgmma.mma_async.sync.aligned.m64n", "k8.f32.tf32.tf32", ", 1, 1", d, da, db) }
 }
 
-/// D += A·B on a 64×N×8 TF32 tile (N = 2·`NACC`: 128 or 192) with op(A) from registers (`a`: this thread's four
+/// D += A·B on a 64×N×8 TF32 tile (N = 2·`NACC`: 64, 128 or 192) with op(A) from registers (`a`: this thread's four
 /// elements of the 64×8 slice, warp w holding rows 16w.., laid out as an `mma.m16n8k8` TF32 A
 /// fragment: a[i] at row lane/4 + 8·(i%2), column lane%4 + 4·(i/2)) and op(B) K-major in shared
 /// memory; f32 accumulation.
@@ -496,6 +496,10 @@ pub unsafe fn wgmma_tf32_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 
     // SAFETY: NACC is matched to the instruction's register count; forwarded.
     unsafe {
         match NACC {
+            32 => {
+                let d = acc_as::<NACC, 32>(d);
+                with_acc_indices!(32, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "64", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
+            }
             64 => {
                 let d = acc_as::<NACC, 64>(d);
                 with_acc_indices!(64, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "128", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
@@ -504,7 +508,7 @@ pub unsafe fn wgmma_tf32_rega<const NACC: usize>(d: &mut [f32; NACC], a: &[f32; 
                 let d = acc_as::<NACC, 96>(d);
                 with_acc_indices!(96, wgmma_m64_rega!("wgmma.mma_async.sync.aligned.m64n", "192", "k8.f32.tf32.tf32", ", 1, 1", d, a, db,))
             }
-            _ => panic!("wgmma_tf32_rega: 64 or 96 accumulators per thread (n = 128, 192)"),
+            _ => panic!("wgmma_tf32_rega: 32, 64 or 96 accumulators per thread (n = 64, 128, 192)"),
         }
     }
 }

@@ -31,6 +31,7 @@
 //! | `mma_tf32.rs`, `mma_bf16.rs` | `gemm_mma_tf32_64`, `gemm_mma_bf16_64` | the `mma.sync` pipeline on 64×64 tiles of 4 warps, split-K: mid-sized outputs |
 //! | `stage.rs` | `gemm_stage_kmajor_f32` | copies a TF32 operand k-contiguous (transposed if need be) for `wgmma` |
 //! | `wgmma.rs` | `gemm_wgmma_bf16_*`, `gemm_wgmma_tf32_kk` | Hopper: TMA copies into a 4-stage ring of transaction barriers, warp-specialized, `wgmma.mma_async` 64×256 per consumer warpgroup (sm_90a) |
+//! | `wgmma_cp.rs` | `gemm_wgmma_tf32_cp_*` | TF32 `wgmma` fed by `cp.async` for rows off 16 bytes (TMA cannot read them): the wide operand from registers, copied as 16-byte chunks shifted by each row's phase (sm_90a) |
 //!
 //! `GemmKernel::Auto` on the host picks among the tile kernels and split-K counts with a cost
 //! model (`host::ops::matmul::plan`). `split.rs` holds split-K (partial tiles added in z order
@@ -61,6 +62,7 @@ mod tile_store;
 mod tiled;
 mod warpdot;
 mod wgmma;
+mod wgmma_cp;
 
 pub use blocktile_1d::*;
 pub use mma_bf16::*;
@@ -79,6 +81,7 @@ pub use tile_store::*;
 pub use tiled::*;
 pub use warpdot::*;
 pub use wgmma::*;
+pub use wgmma_cp::*;
 
 /// Shape, layout and epilogue of a general matrix product
 /// C[m×n] = act(α·op(A)·op(B) + bias + β·C), shared by every GEMM kernel and its host launcher.

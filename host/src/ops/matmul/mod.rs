@@ -232,6 +232,16 @@ pub enum GemmKernel {
     /// `Tf32WgmmaRegA` on 128×192 tiles of two consumer warpgroups, one block per
     /// multiprocessor: large products, where the 64×128 tile's operand traffic caps its rate.
     Tf32WgmmaRegAWide,
+    /// TF32 `wgmma` fed by `cp.async` (sm_90a only), for operands whose rows break 16-byte
+    /// alignment, which the copy engine cannot read. The operand with more rows or columns
+    /// (op(A), or op(B) as Cᵀ = op(B)ᵀ·op(A)ᵀ; [`wgcp_swaps`]) is read into registers as it is
+    /// stored, copied 16 bytes at a time at any alignment (each row shifted by its phase); the
+    /// other is copied 16 bytes at a time into `wgmma`'s shared layout, staged k-contiguous first
+    /// where it is not so already (the narrow side: a short pass). 64×128 tiles of one
+    /// warpgroup, two blocks per multiprocessor, split-K; any layout.
+    Tf32WgmmaCp,
+    /// `Tf32WgmmaCp` on 64×64 tiles, three blocks per multiprocessor: narrow products.
+    Tf32WgmmaCp64,
     /// Near-FP32 products on TF32 tensor cores (sm_90a only, opt-in): each operand is staged as
     /// a TF32 head and the TF32 rounding of its remainder (`gemm_stage_split_tf32`), and the
     /// TF32 `wgmma` kernel (128×256 tiles) adds head·head + head·tail + tail·head: each product
@@ -362,6 +372,8 @@ impl GemmKernel {
             GemmKernel::Tf32x3Split => plan::choose_splits(self, m, n, k, sms),
             // Tiles over n×m when it runs as Cᵀ = op(B)ᵀ·op(A)ᵀ.
             GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide if rega_swaps(self, p) => plan::choose_splits(self, n, m, k, sms),
+            GemmKernel::Tf32WgmmaCp | GemmKernel::Tf32WgmmaCp64 if wgcp_swaps(p) => plan::choose_splits(self, n, m, k, sms),
+            GemmKernel::Tf32Auto if let Some(plan) = plan::cp_stream_plan(wgmma, tf32_staging(p), m, n, k, sms) => plan,
             GemmKernel::Tf32Auto if wgmma && m.min(n) <= TF32_STAGED_NARROW_MAX && tf32_staging(p).rest >= m.max(n) * k => {
                 GemmKernel::Auto.plan_for(p, sms, wgmma)
             }
@@ -420,6 +432,8 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32WgmmaRegA
                 | GemmKernel::Tf32WgmmaRegAWide
+                | GemmKernel::Tf32WgmmaCp
+                | GemmKernel::Tf32WgmmaCp64
                 | GemmKernel::Tf32x3Wgmma
                 | GemmKernel::Tf32x3Wgmma128x128
                 | GemmKernel::Tf32x3Split
@@ -439,6 +453,8 @@ impl GemmKernel {
                 | GemmKernel::Tf32Wgmma64x64
                 | GemmKernel::Tf32WgmmaRegA
                 | GemmKernel::Tf32WgmmaRegAWide
+                | GemmKernel::Tf32WgmmaCp
+                | GemmKernel::Tf32WgmmaCp64
                 | GemmKernel::Tf32Auto
         )
     }
@@ -510,6 +526,8 @@ impl GemmKernel {
             | GemmKernel::Tf32Wgmma64x64
             | GemmKernel::Tf32WgmmaRegA
             | GemmKernel::Tf32WgmmaRegAWide
+            | GemmKernel::Tf32WgmmaCp
+            | GemmKernel::Tf32WgmmaCp64
             | GemmKernel::Tf32x3Wgmma
             | GemmKernel::Tf32x3Wgmma128x128
             | GemmKernel::Tf32x3Split => {
@@ -541,7 +559,11 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     let rest = ops.iter().filter(staged).filter(|o| !tf32_transposable(o.0, o.1)).map(|o| o.2 * padded).sum();
     // k-contiguous operands staged: a padded-row copy (`stage_kmajor_f32`).
     let rows = ops.iter().filter(staged).filter(|o| o.1 == 1).map(|o| o.2 * padded).sum();
-    plan::Tf32Staging { all, rest, rows, rega: tf32_rega(p).map(|f| (f.swap, f.staged)), four_byte: !vec_operands(p) }
+    // The `cp.async`-fed kernels' shared operand, staged where it is not k-contiguous with
+    // aligned rows: a padded-row copy if it is k-contiguous.
+    let cp_staged = wgcp_staged(p);
+    let cp_rows = if cp_staged > 0 && (if wgcp_swaps(p) { p.a_col_stride } else { p.b_row_stride }) == 1 { cp_staged } else { 0 };
+    plan::Tf32Staging { all, rest, rows, rega: tf32_rega(p).map(|f| (f.swap, f.staged)), four_byte: !vec_operands(p), cp: (wgcp_swaps(p), cp_staged, cp_rows) }
 }
 
 /// Whether `Tf32Auto`'s tensor-core plans all start with a staging pass: an operand that no
@@ -592,6 +614,42 @@ fn rega_transposes(which: GemmKernel, form: RegAForm, p: &GemmParams) -> bool {
 /// over n×m: where its form swaps, unless it transposes op(B) instead ([`rega_transposes`]).
 fn rega_swaps(which: GemmKernel, p: &GemmParams) -> bool {
     tf32_rega(p).is_some_and(|f| f.swap && !rega_transposes(which, f, p))
+}
+
+/// Whether [`GemmKernel::Tf32WgmmaCp`] runs `p` as Cᵀ = op(B)ᵀ·op(A)ᵀ (tiles over n×m), op(B)
+/// its register operand: where only op(A) is k-contiguous with 16-byte aligned rows (the shared
+/// operand's 16-byte copies), or neither or both are and n > m (the wider operand in registers,
+/// whose copies are 16 bytes wide at any alignment).
+pub(crate) fn wgcp_swaps(p: &GemmParams) -> bool {
+    match (tf32_direct(p.a_row_stride, p.a_col_stride), tf32_direct(p.b_col_stride, p.b_row_stride)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => p.n > p.m,
+    }
+}
+
+/// Elements of the shared operand of [`GemmKernel::Tf32WgmmaCp`] (op(B), or op(A) where
+/// [`wgcp_swaps`]) staged k-contiguous first: all of it (rows of k padded to a multiple of 4)
+/// unless it is k-contiguous with 16-byte aligned rows already.
+pub(crate) fn wgcp_staged(p: &GemmParams) -> usize {
+    let padded = (p.k as usize).next_multiple_of(4);
+    if wgcp_swaps(p) {
+        if tf32_direct(p.a_row_stride, p.a_col_stride) { 0 } else { p.m as usize * padded }
+    } else if tf32_direct(p.b_col_stride, p.b_row_stride) {
+        0
+    } else {
+        p.n as usize * padded
+    }
+}
+
+/// Whether the kernel tiles `p` over n×m: the register-A kernels when they swap
+/// ([`rega_swaps`]) and the `cp.async`-fed ones when they do ([`wgcp_swaps`]).
+fn tiles_swapped(kernel: GemmKernel, p: &GemmParams) -> bool {
+    match kernel {
+        GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide => rega_swaps(kernel, p),
+        GemmKernel::Tf32WgmmaCp | GemmKernel::Tf32WgmmaCp64 => wgcp_swaps(p),
+        _ => false,
+    }
 }
 
 /// Whether both operands allow the SIMT kernels' 16-byte loads (device buffers are 16-byte
@@ -1593,7 +1651,7 @@ fn check_plan(params: &GemmParams, plan: GemmPlan) -> Result<()> {
         return invalid(format!("{:?} is not a concrete kernel", plan.kernel));
     }
     let swapped = GemmParams { m: params.n, n: params.m, ..*params };
-    let model_params = if plan.kernel.reads_a_into_registers() && rega_swaps(plan.kernel, params) { &swapped } else { params };
+    let model_params = if tiles_swapped(plan.kernel, params) { &swapped } else { params };
     check_splits("gemm", plan.kernel, plan::TileModel::of(plan.kernel), plan.splits, model_params)?;
     if plan.kernel.reads_a_into_registers() && tf32_rega(params).is_none() {
         return invalid(format!(
@@ -1686,6 +1744,7 @@ fn run_plan(gpu: &Gpu, a: &DeviceMatrix, b: &DeviceMatrix, epilogue: Epilogue<'_
             launch_tf32_wgmma(gpu, plan, ptrs, params)
         }
         GemmKernel::Tf32WgmmaRegA | GemmKernel::Tf32WgmmaRegAWide => launch_tf32_rega(gpu, plan.kernel, ptrs, params),
+        GemmKernel::Tf32WgmmaCp | GemmKernel::Tf32WgmmaCp64 => launch_tf32_cp(gpu, plan.kernel, ptrs, params),
         GemmKernel::Tf32x3Wgmma => launch_tf32x3(gpu, kernels::matmul::WG_WIDE, ptrs, k, params),
         GemmKernel::Tf32x3Wgmma128x128 => launch_tf32x3(gpu, kernels::matmul::WG_MID, ptrs, k, params),
         GemmKernel::Tf32x3Split => launch_tf32x3_split(gpu, ptrs, params),
@@ -1835,6 +1894,52 @@ fn launch_tf32_rega(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParam
     };
     let wg = WgmmaOperands { a, a_mn: true, b, b_mn: false, bk: km::WG_BK_TF32, split: false, transposes: false, swap, a_registers: true };
     launch_wgmma(gpu, "gemm", kernel, tile, wg, x.c, x.bias, params)
+}
+
+/// [`GemmKernel::Tf32WgmmaCp`] and [`GemmKernel::Tf32WgmmaCp64`]: the kernel of the tile, on
+/// Cᵀ where [`wgcp_swaps`], its grid over the tiles of C (or Cᵀ), split-K along z. Its shared
+/// operand (op(B), or op(A) when it swaps) is first staged k-contiguous into rows padded to a
+/// multiple of 4 where it is not so already ([`wgcp_staged`], `stage_kmajor_f32`): the narrow
+/// side, a short pass. The register operand is read as it is.
+fn launch_tf32_cp(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParams) -> Result<()> {
+    use kernels::matmul as km;
+    let swap = wgcp_swaps(&params);
+    let (info, launch, bn): (&'static kernels::KernelInfo, F32Gemm, usize) = match (which, swap) {
+        (GemmKernel::Tf32WgmmaCp, false) => (&km::GEMM_WGMMA_TF32_CP_64X128, km::gemm_wgmma_tf32_cp_64x128, 128),
+        (GemmKernel::Tf32WgmmaCp, true) => (&km::GEMM_WGMMA_TF32_CP_64X128_SWAPPED, km::gemm_wgmma_tf32_cp_64x128_swapped, 128),
+        (_, false) => (&km::GEMM_WGMMA_TF32_CP_64X64, km::gemm_wgmma_tf32_cp_64x64, 64),
+        (_, true) => (&km::GEMM_WGMMA_TF32_CP_64X64_SWAPPED, km::gemm_wgmma_tf32_cp_64x64_swapped, 64),
+    };
+    // Before any staging pass.
+    if !gpu.supports(info) {
+        return Err(crate::Error::MissingKernel { name: info.name, hint: " (it needs sm_90a PTX, i.e. a compute capability 9.0 GPU)" });
+    }
+    // The register operand is contiguous along k or along its rows (what the kernel reads).
+    let (os, ks) = if swap { (params.b_col_stride, params.b_row_stride) } else { (params.a_row_stride, params.a_col_stride) };
+    if os != 1 && ks != 1 {
+        return Err(crate::Error::InvalidArgument { op: "gemm", reason: format!("{which:?} needs its register operand contiguous along k or its rows") });
+    }
+    let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
+    let (mut x, mut params) = (x, params);
+    if wgcp_staged(&params) > 0 {
+        let buffer = gpu.staging_buffer(wgcp_staged(&params))?;
+        if swap {
+            let t = stage_kmajor_f32(gpu, (x.a, params.a_row_stride, params.a_col_stride), m, k, buffer)?;
+            (x.a, params.a_row_stride, params.a_col_stride) = (t.ptr, t.ld as u64, 1);
+        } else {
+            let t = stage_kmajor_f32(gpu, (x.b, params.b_col_stride, params.b_row_stride), n, k, buffer)?;
+            (x.b, params.b_col_stride, params.b_row_stride) = (t.ptr, t.ld as u64, 1);
+        }
+    }
+    let (rows, cols) = if swap { (n, m) } else { (m, n) };
+    let mut cfg = tile_grid(info.name, rows, cols, (km::WGCP_BM, bn), km::WGCP_THREADS, km::wgcp_shared(bn))?;
+    cfg.grid.z = params.splits;
+    // SAFETY: (a, b, c, bias, params) as the kernel takes them: the caller checked the shapes,
+    // the strides address only inside A and B (device buffers, 16-byte aligned; the shared
+    // operand k-contiguous with rows of a multiple of 4 floats, staged so above where it was
+    // not), the grid covers C (or Cᵀ) in the kernel's tiles and the shared memory is
+    // `wgcp_shared`; split-K plans carry the counters and workspace.
+    unsafe { launch(gpu, cfg, x.a as *const f32, x.b as *const f32, x.c as *mut f32, x.bias as *const f32, params) }
 }
 
 /// [`GemmKernel::Tf32x3Wgmma`]: both operands staged as [head | tail] rows (`k` their own
@@ -2970,10 +3075,14 @@ mod tests {
         }
         assert_eq!(tf32(256, 256, 256, true, false), auto(256, 256, 256, true, false));
         // Narrow products whose long operand the wgmma tiles would stage: FP32's plan, at any
-        // size (TF32_STAGED_NARROW_MAX); not where only the narrow one is staged.
+        // size (TF32_STAGED_NARROW_MAX), up to 32 rows or columns; from 33 the `cp.async`-fed
+        // tiles, which read that operand as it is (plan::cp_stream_plan); not where only the
+        // narrow one is staged.
         assert_eq!(tf32(6609, 12, 2773, true, true), auto(6609, 12, 2773, true, true));
         assert_eq!(tf32(2447, 29, 1049, true, false), auto(2447, 29, 1049, true, false));
-        assert_eq!(tf32(1186, 47, 7488, true, false), auto(1186, 47, 7488, true, false));
+        let cp = [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64];
+        assert!(cp.contains(&tf32(1186, 47, 7488, true, false)));
+        assert!(cp.contains(&tf32(6998, 40, 3170, false, false)));
         assert_ne!(tf32(10, 4096, 4096, true, false), auto(10, 4096, 4096, true, false));
         // Large products stage the operand once and run the 128×256 tile; both k-contiguous
         // (nt) never takes it; nor does a GPU without wgmma.
@@ -3138,9 +3247,15 @@ mod tests {
         assert_eq!(tf32_staging(&params(89, 4118, 5637, true, false)).rows, 0);
         assert_eq!(tf32_staging(&params(89, 4118, 5637, false, false)).rows, 89 * padded);
         // Priced so, the staged `wgmma` plan beats the 4-byte-load `mma.sync` tile there (97.2 µs
-        // against 140.7; H200, docs/runs/2026-11-29-s37/t7).
+        // against 140.7; H200, docs/runs/2026-11-29-s37/t7); the `cp.async`-fed tile, which
+        // stages only the 89-row operand, beats both (73.2 µs against 85.9 for the best staged
+        // plan; docs/runs/2026-11-29-s42/b4).
         let tf32 = GemmKernel::Tf32Auto.plan_for(&params(89, 4118, 5637, false, true), plan::Multiprocessors::H100, true).kernel;
+        assert_eq!(tf32, GemmKernel::Tf32WgmmaCp);
+        // Past the cp.async rule's rows the cost model weighs both: a wide square stays on the
+        // staged `wgmma` tiles.
+        let big = GemmKernel::Tf32Auto.plan_for(&params(2047, 2047, 2047, false, false), plan::Multiprocessors::H100, true).kernel;
         let staged_wgmma = [GemmKernel::Tf32Wgmma, GemmKernel::Tf32Wgmma128x208, GemmKernel::Tf32Wgmma64x128, GemmKernel::Tf32Wgmma64x64];
-        assert!(staged_wgmma.contains(&tf32), "{tf32:?}");
+        assert!(staged_wgmma.contains(&big), "{big:?}");
     }
 }

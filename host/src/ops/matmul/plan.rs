@@ -357,6 +357,14 @@ impl TileModel {
             // tiles' time (nt 9×35×4991 in 32 splits 16.9 µs against 11.8, tt 84×76×1478 in 24
             // 11.4 against 8.5; H200, docs/runs/2026-11-29-s40/x4, x5).
             GemmKernel::Tf32x3Split => wg((128, 128, 32, 1, 8, 0.26, 0.0, 256.0), (0.0, 64.0)).map(|m| TileModel { max_splits: 2 * MAX_CLUSTER_SPLITS, ..m }),
+            // The `cp.async`-fed tiles (operands off 16 bytes). A lone warpgroup per block both
+            // copies and multiplies, issue-bound at one warp per scheduler (Nsight Compute), so
+            // its four warps count as four: two or three blocks per multiprocessor reach its rate.
+            // eff, fixed and split searched (plan_replay over every TF32 plan of 46 products,
+            // 18 of them random; H200, docs/runs/2026-11-29-s42/b4): the pick within 2.5 % of
+            // the best plan on geometric mean, from 29 % with first guesses (0.5, 128, 256).
+            GemmKernel::Tf32WgmmaCp => t((64, 128, 32, 2, 4, 0.4, 512.0, 32.0)),
+            GemmKernel::Tf32WgmmaCp64 => t((64, 64, 32, 3, 4, 0.2, 512.0, 32.0)),
             GemmKernel::Tf32 => t((128, 128, 32, 1, 8, 0.36, 48.0, 80.0)),
             GemmKernel::Tf32Tile64 => t((64, 64, 32, 2, 4, 0.15, 32.0, 64.0)),
             // 8 rows of C per block of 8 warps, 16 values per lane: for split-K's validity and
@@ -830,6 +838,10 @@ pub struct Tf32Staging {
     /// Whether an operand rules out 16-byte loads, so that the `mma.sync` kernels run their
     /// 4-byte-load main loop ([`TF32_MMA_4BYTE_LOAD_EFF`]).
     pub four_byte: bool,
+    /// How [`GemmKernel::Tf32WgmmaCp`] runs the product: (swap, staged, rows): whether it tiles
+    /// Cᵀ (over n×m), the elements of its shared operand it stages first, and how many of those
+    /// are a padded-row copy (a k-contiguous operand).
+    pub cp: (bool, usize, usize),
 }
 
 impl Tf32Staging {
@@ -981,6 +993,33 @@ pub fn stream_plan_bf16(wgmma: bool, stage_elems: usize, m: usize, n: usize, k: 
     Some((kernel, one_round_splits(&TileModel::of_bf16(kernel)?, m, n, k, sms)?))
 }
 
+/// Narrowest and widest short side of a product [`cp_stream_plan`] takes.
+pub const CP_STREAM_ROWS: (usize, usize) = (33, 96);
+
+/// `Tf32Auto`'s plan for a product with few rows or columns ([`CP_STREAM_ROWS`]) whose long
+/// operand, at least [`STREAM_MIN_ELEMS`] elements, the copy engine cannot read (rows off 16
+/// bytes): the `cp.async`-fed tiles, which read it as it is, in the split the cost model finds
+/// cheapest. Every other plan first stages that operand, a pass as long as the product, or runs
+/// on the CUDA cores. On the 7 such products of b4 (H200, docs/runs/2026-11-29-s42/b4) they were
+/// the fastest plan or within 2 % of it (nn 6998×40×3170 73.4 µs against 81.4 for the best
+/// other plan, tn 4286×69×6540 109.8 against 175.1, tn 2087×68×3358 36.9 against 48.6, nt
+/// 89×4118×5637 73.2 against 85.9). Below 33 rows FP32's 32-wide tiles and the narrow kernels
+/// waste less of a tile (tn 873×22×7834: FP32's plan 25.8 µs, the 64×64 tile 32.4); from
+/// about 100 the staging pass is short beside the product and the TMA-fed tiles win (tn
+/// 505×118×1934 13.3 against 18.2).
+pub fn cp_stream_plan(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<GemmPlan> {
+    let (narrow, wide) = (m.min(n), m.max(n));
+    let (lo, hi) = CP_STREAM_ROWS;
+    if !wgmma || !(lo..=hi).contains(&narrow) || wide.saturating_mul(k) < STREAM_MIN_ELEMS || stage.rest < wide * k {
+        return None;
+    }
+    let (swap, staged, rows) = stage.cp;
+    let (cm, cn) = if swap { (n, m) } else { (m, n) };
+    let cp = [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64].map(|x| (x, TileModel::of(x)));
+    let (kernel, splits, _) = cheapest(cp, |_, c| c + tf32_staging_cost(staged, rows, sms.count), cm, cn, k, sms)?;
+    Some(GemmPlan { kernel, splits })
+}
+
 /// TF32 `GemmKernel::Tf32Auto`'s plan: for a product bound by streaming its long operand the
 /// streaming rule ([`stream_plan_tf32`]); otherwise the cost model over the `Tf32Wgmma` tiles (on sm_90a;
 /// with the cost of staging or transposing the operands that are not K-major,
@@ -1004,6 +1043,20 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
         _ => c,
     };
     let (kernel, splits, cost) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, f64::INFINITY));
+    // Operands the copy engine cannot read (rows off 16 bytes): the `cp.async`-fed tiles,
+    // which read the wide one as it is and stage only the narrow one ([`Tf32Staging::cp`]).
+    let (kernel, splits, cost) = match wgmma && stage.rest > 0 {
+        true => {
+            let (swap, staged, rows) = stage.cp;
+            let (cm, cn) = if swap { (n, m) } else { (m, n) };
+            let cp = [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64].map(|x| (x, TileModel::of(x)));
+            match cheapest(cp, |_, c| c + tf32_staging_cost(staged, rows, sms.count), cm, cn, k, sms) {
+                Some(x) if x.2 < cost => x,
+                _ => (kernel, splits, cost),
+            }
+        }
+        false => (kernel, splits, cost),
+    };
     // The register-A kernels: no staging, their tiles over n×m when they swap.
     let Some((swap, staged)) = stage.rega.filter(|_| wgmma) else {
         return GemmPlan { kernel, splits };
@@ -1637,7 +1690,7 @@ mod tests {
         // 64 tiles: 2 splits (64 clusters of 2 fit 66).
         assert_eq!(choose_tf32(true, kk, 8, 8192, 8192, h), GemmPlan { kernel: GemmKernel::Tf32Wgmma64x128, splits: 2 });
         // An MN-major operand (nn: the register-A forms swap): the 128×192 tile over n×m.
-        let nn = Tf32Staging { all: 4096 * 4096, rest: 0, rows: 0, rega: Some((true, 0)), four_byte: false };
+        let nn = Tf32Staging { all: 4096 * 4096, rest: 0, rows: 0, rega: Some((true, 0)), four_byte: false, cp: (false, 0, 0) };
         assert_eq!(choose_tf32(true, nn, 16, 4096, 4096, h), GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits: 3 });
         // Over n×m = 16×4096: 22 tiles of 192 columns, 5 splits (22 clusters of 5 fit 22).
         assert_eq!(choose_tf32(true, nn, 4096, 16, 4096, h), GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits: 5 });
@@ -1656,7 +1709,7 @@ mod tests {
         // Too few tiles to fill two thirds of the multiprocessors in one round of clusters: the
         // register-A tile up to 32 rows through the workspace (8 tiles × 12 splits), else the
         // model.
-        let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rows: 0, rega: Some((true, 0)), four_byte: false };
+        let nn = Tf32Staging { all: 1024 * 16384, rest: 0, rows: 0, rega: Some((true, 0)), four_byte: false, cp: (false, 0, 0) };
         let wide = |splits| Some(GemmPlan { kernel: GemmKernel::Tf32WgmmaRegAWide, splits });
         assert_eq!(stream_plan_tf32(true, nn.rega, false, 32, 1024, 16384, h), wide(12));
         assert!(stream_plan_tf32(true, nn.rega, false, 64, 1024, 16384, h).is_none());
