@@ -355,7 +355,9 @@ impl GemmKernel {
             // short-k products with staged operands on its 32-wide tiles (TF32 nn 7689×64×47
             // 5.0 µs against 10.3 on the shared-memory tiles, tt 510×687×59 6.2 against 9.6;
             // H100, docs/runs/2026-11-25-h100-s21/d3).
-            GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS => GemmKernel::Auto.plan_for(p, sms, wgmma),
+            GemmKernel::Tf32Auto if wgmma && tf32_stages_first(p) && 2 * m * n * k < TF32_STAGED_MIN_FLOPS && !tf32_staged_long_k(m, n, k) => {
+                GemmKernel::Auto.plan_for(p, sms, wgmma)
+            }
             // Short k and few tiles: FP32's plan, the shared-memory tiles up to one block per
             // multiprocessor and its 4×4 tiles past it (AUTO_SMEM_MAX_BLOCKS_PER_SM_TC).
             GemmKernel::Tf32Auto if smem_tiles_fit_below(AUTO_SMEM_MAX_K_TF32, AUTO_SMEM_MAX_BLOCKS_PER_SM_TC, m, n, k, sms.count) => {
@@ -926,6 +928,23 @@ pub const ROWDOT_MAX_ROWS_PER_SM_TF32: usize = 8;
 /// in 23 (geometric mean 0.70 of cuBLAS against 0.57; e.g. nn 32×784×1024: TF32 14.4 µs, FP32
 /// 11.6); from 0.1 GFLOP up it won 10 of 119 (H100, docs/runs/2026-11-23-h100-s6/final3).
 pub const TF32_STAGED_MIN_FLOPS: usize = 100_000_000;
+
+/// Shortest k, and fewest FLOPs, for which a product below [`TF32_STAGED_MIN_FLOPS`] whose
+/// operands the `wgmma` kernels must stage first still runs TF32's plan: a long main loop pays
+/// for the staging pass. Of the 19 products of 25–100 MFLOP that TF32's plan would take (A/B
+/// against FP32's, both alternated twice; H200, docs/runs/2026-11-29-s42/ab2), the 5 with k ≥
+/// 1024 all ran faster on it (tt 14×499×6896 24.0 → 11.9 µs, nn 121×239×1648 12.7 → 9.4, tt
+/// 79×101×4453 14.9 → 12.5, nn 121×214×1214 0.91, tn 80×78×7054 0.98 of the time), and those of
+/// k ≤ 130 all slower (up to 1.45×: tn 7240×49×70 6.7 → 9.7); in between both ways (nn
+/// 229×129×894 0.86, tn 67×377×938 1.07).
+pub const TF32_STAGED_LONG_K: (usize, usize) = (1024, 25_000_000);
+
+/// Whether an m×n×k product below [`TF32_STAGED_MIN_FLOPS`] runs TF32's plan anyway
+/// ([`TF32_STAGED_LONG_K`]).
+fn tf32_staged_long_k(m: usize, n: usize, k: usize) -> bool {
+    let (min_k, min_flops) = TF32_STAGED_LONG_K;
+    k >= min_k && 2 * m * n * k >= min_flops
+}
 
 /// Most rows or columns for which `Tf32Auto` runs FP32's plan, whatever the FLOPs, when the
 /// `wgmma` tiles would first stage the long operand (no `wgmma` kernel reads it as it is): such
