@@ -271,8 +271,9 @@ pub enum GemmKernel {
     /// CUDA-core tiles ([`plan::choose_f32`]).
     Tf32x3Split,
     /// The fastest TF32 kernel for the shape and device: the cost model of [`plan`] picks among
-    /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64`, and with an
-    /// MN-major operand `Tf32WgmmaRegA` and `Tf32WgmmaRegAWide` (sm_90a only), `Tf32` and
+    /// `Tf32Wgmma`, `Tf32Wgmma128x208`, `Tf32Wgmma64x128` and `Tf32Wgmma64x64`, with an
+    /// MN-major operand `Tf32WgmmaRegA` and `Tf32WgmmaRegAWide`, with an operand whose rows
+    /// break 16-byte alignment `Tf32WgmmaCp` and `Tf32WgmmaCp64` (sm_90a only), `Tf32` and
     /// `Tf32Tile64`, and their split-K counts.
     Tf32Auto,
 }
