@@ -294,6 +294,14 @@ pub const fn smem_desc(addr: u32, lbo: u32) -> u64 {
     start | (lbo << 16) | (sbo << 32) | (1 << 62)
 }
 
+/// The shared address of the 16 bytes of k = 4·k4 .. 4·k4 + 3 in row `row` of a K-major f32
+/// tile at `dst` in the layout [`smem_desc`] describes: rows of 128 bytes, their 16-byte chunks
+/// swizzled by row % 8 (`dst` 1024-aligned; with `dst` = 0, the chunk's offset in the tile).
+#[inline(always)]
+pub fn kmajor_chunk(dst: u32, row: usize, k4: usize) -> u32 {
+    dst + (row * super::WG_ROW_BYTES + ((k4 ^ (row % 8)) * 16)) as u32
+}
+
 /// A wgmma descriptor for an MN-major tile written by TMA with 64-byte swizzling (rows of 64
 /// bytes: 32 bf16 of m or n per k, 8-row groups 512 bytes apart): a 32-wide operand. The tile
 /// must start on a 512-byte boundary.

@@ -439,13 +439,6 @@ mod device {
         src + (j * (WG_ROW_BYTES / 4) * WG_ROW_BYTES + mn_box_offset(k, c)) as u32
     }
 
-    /// The shared address of the 16 bytes of k = 4·k4 .. 4·k4 + 3 in row `row` of a K-major f32
-    /// tile at `dst`: rows of 128 bytes, their 16-byte chunks swizzled by row % 8.
-    #[inline(always)]
-    fn kmajor_chunk(dst: u32, row: usize, k4: usize) -> u32 {
-        dst + (row * WG_ROW_BYTES + ((k4 ^ (row % 8)) * 16)) as u32
-    }
-
     /// This thread's register fragments of the four k-steps of a slice of op(A), consumer `cw`'s
     /// 64 rows of an MN-major f32 tile at `a` (boxes of 32 rows × 32 k, [`mn_box_offset`]).
     #[inline(always)]

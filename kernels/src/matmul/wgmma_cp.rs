@@ -73,7 +73,7 @@ const _: () = assert!(3 * wgcp_shared(64) as usize <= 228 * 1024);
 mod device {
     use super::*;
     use crate::matmul::common::{cp_async_16, cp_async_commit, cp_async_wait};
-    use crate::matmul::hopper::{fence_proxy_async, shared_addr, smem_desc, wgmma_commit, wgmma_fence, wgmma_tf32_rega, wgmma_wait};
+    use crate::matmul::hopper::{fence_proxy_async, kmajor_chunk, shared_addr, smem_desc, wgmma_commit, wgmma_fence, wgmma_tf32_rega, wgmma_wait};
     use crate::matmul::opaque;
     use crate::matmul::split::{split_index, split_range};
     use crate::matmul::tile_store::{store_tile, tile_ld};
@@ -148,7 +148,7 @@ mod device {
         }
 
         /// Copies the shared operand's slice at (o0, k0) into the K-major swizzled tile at `dst`
-        /// (row o: 128 bytes at o·128, its 16-byte chunk c4 at (c4 ⊕ o%8)·16), 16 bytes at a time:
+        /// (`hopper::kmajor_chunk`: row o at o·128, its 16-byte chunk c4 at (c4 ⊕ o%8)·16), 16 bytes at a time:
         /// 8 threads a row, 16 rows per pass. Rows past m or n are not copied.
         ///
         /// # Safety
@@ -165,7 +165,7 @@ mod device {
             while o < rows {
                 // SAFETY: inside the matrix (16-byte aligned) when avail > 0; else nothing is
                 // read. The destination is inside the tile.
-                unsafe { cp_async_16(dst.add(o * 128 + ((c4 ^ (o % 8)) * 16)), if avail > 0 { src } else { self.ptr } as *const u8, 4 * avail) };
+                unsafe { cp_async_16(dst.add(kmajor_chunk(0, o, c4) as usize), if avail > 0 { src } else { self.ptr } as *const u8, 4 * avail) };
                 o += per_pass;
                 src = src.wrapping_add(per_pass * self.os);
             }

@@ -565,7 +565,7 @@ fn tf32_staging(p: &GemmParams) -> plan::Tf32Staging {
     // The `cp.async`-fed kernels' shared operand, staged where it is not k-contiguous with
     // aligned rows: a padded-row copy if it is k-contiguous.
     let cp_staged = wgcp_staged(p);
-    let cp_rows = if cp_staged > 0 && (if wgcp_swaps(p) { p.a_col_stride } else { p.b_row_stride }) == 1 { cp_staged } else { 0 };
+    let cp_rows = if wgcp_shared_operand(p).1 == 1 { cp_staged } else { 0 };
     plan::Tf32Staging { all, rest, rows, rega: tf32_rega(p).map(|f| (f.swap, f.staged)), four_byte: !vec_operands(p), cp: (wgcp_swaps(p), cp_staged, cp_rows) }
 }
 
@@ -631,18 +631,18 @@ pub(crate) fn wgcp_swaps(p: &GemmParams) -> bool {
     }
 }
 
-/// Elements of the shared operand of [`GemmKernel::Tf32WgmmaCp`] (op(B), or op(A) where
-/// [`wgcp_swaps`]) staged k-contiguous first: all of it (rows of k padded to a multiple of 4)
-/// unless it is k-contiguous with 16-byte aligned rows already.
+/// The shared operand of [`GemmKernel::Tf32WgmmaCp`] as (outer stride, k stride, rows): op(B)
+/// (n rows), or op(A) (m rows) where [`wgcp_swaps`].
+fn wgcp_shared_operand(p: &GemmParams) -> (u64, u64, usize) {
+    if wgcp_swaps(p) { (p.a_row_stride, p.a_col_stride, p.m as usize) } else { (p.b_col_stride, p.b_row_stride, p.n as usize) }
+}
+
+/// Elements of the shared operand of [`GemmKernel::Tf32WgmmaCp`] ([`wgcp_shared_operand`])
+/// staged k-contiguous first: all of it (rows of k padded to a multiple of 4) unless it is
+/// k-contiguous with 16-byte aligned rows already.
 pub(crate) fn wgcp_staged(p: &GemmParams) -> usize {
-    let padded = (p.k as usize).next_multiple_of(4);
-    if wgcp_swaps(p) {
-        if tf32_direct(p.a_row_stride, p.a_col_stride) { 0 } else { p.m as usize * padded }
-    } else if tf32_direct(p.b_col_stride, p.b_row_stride) {
-        0
-    } else {
-        p.n as usize * padded
-    }
+    let (os, ks, outer) = wgcp_shared_operand(p);
+    if tf32_direct(os, ks) { 0 } else { outer * (p.k as usize).next_multiple_of(4) }
 }
 
 /// Whether the kernel tiles `p` over n×m: the register-A kernels when they swap
@@ -1941,13 +1941,13 @@ fn launch_tf32_cp(gpu: &Gpu, which: GemmKernel, x: GemmPtrs, params: GemmParams)
     }
     let (m, n, k) = (params.m as usize, params.n as usize, params.k as usize);
     let (mut x, mut params) = (x, params);
-    if wgcp_staged(&params) > 0 {
-        let buffer = gpu.staging_buffer(wgcp_staged(&params))?;
+    let staged = wgcp_staged(&params);
+    if staged > 0 {
+        let (os, ks, outer) = wgcp_shared_operand(&params);
+        let t = stage_kmajor_f32(gpu, (if swap { x.a } else { x.b }, os, ks), outer, k, gpu.staging_buffer(staged)?)?;
         if swap {
-            let t = stage_kmajor_f32(gpu, (x.a, params.a_row_stride, params.a_col_stride), m, k, buffer)?;
             (x.a, params.a_row_stride, params.a_col_stride) = (t.ptr, t.ld as u64, 1);
         } else {
-            let t = stage_kmajor_f32(gpu, (x.b, params.b_col_stride, params.b_row_stride), n, k, buffer)?;
             (x.b, params.b_col_stride, params.b_row_stride) = (t.ptr, t.ld as u64, 1);
         }
     }

@@ -1013,11 +1013,18 @@ pub fn cp_stream_plan(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: us
     if !wgmma || !(lo..=hi).contains(&narrow) || wide.saturating_mul(k) < STREAM_MIN_ELEMS || stage.rest < wide * k {
         return None;
     }
+    let (kernel, splits, _) = cheapest_cp(stage, m, n, k, sms)?;
+    Some(GemmPlan { kernel, splits })
+}
+
+/// The cheapest (kernel, splits, cost) of the `cp.async`-fed tiles for an m×n×k product: their
+/// models over their tile space (n×m where they swap, [`Tf32Staging::cp`]) plus the pass that
+/// stages their shared operand, if any.
+fn cheapest_cp(stage: Tf32Staging, m: usize, n: usize, k: usize, sms: Multiprocessors) -> Option<(GemmKernel, u32, f64)> {
     let (swap, staged, rows) = stage.cp;
     let (cm, cn) = if swap { (n, m) } else { (m, n) };
     let cp = [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64].map(|x| (x, TileModel::of(x)));
-    let (kernel, splits, _) = cheapest(cp, |_, c| c + tf32_staging_cost(staged, rows, sms.count), cm, cn, k, sms)?;
-    Some(GemmPlan { kernel, splits })
+    cheapest(cp, |_, c| c + tf32_staging_cost(staged, rows, sms.count), cm, cn, k, sms)
 }
 
 /// TF32 `GemmKernel::Tf32Auto`'s plan: for a product bound by streaming its long operand the
@@ -1045,17 +1052,10 @@ pub fn choose_tf32(wgmma: bool, stage: Tf32Staging, m: usize, n: usize, k: usize
     let (kernel, splits, cost) = cheapest(cands, total, m, n, k, sms).unwrap_or((GemmKernel::Tf32, 1, f64::INFINITY));
     // Operands the copy engine cannot read (rows off 16 bytes): the `cp.async`-fed tiles,
     // which read the wide one as it is and stage only the narrow one ([`Tf32Staging::cp`]).
-    let (kernel, splits, cost) = match wgmma && stage.rest > 0 {
-        true => {
-            let (swap, staged, rows) = stage.cp;
-            let (cm, cn) = if swap { (n, m) } else { (m, n) };
-            let cp = [GemmKernel::Tf32WgmmaCp, GemmKernel::Tf32WgmmaCp64].map(|x| (x, TileModel::of(x)));
-            match cheapest(cp, |_, c| c + tf32_staging_cost(staged, rows, sms.count), cm, cn, k, sms) {
-                Some(x) if x.2 < cost => x,
-                _ => (kernel, splits, cost),
-            }
-        }
-        false => (kernel, splits, cost),
+    let cp = if wgmma && stage.rest > 0 { cheapest_cp(stage, m, n, k, sms) } else { None };
+    let (kernel, splits, cost) = match cp {
+        Some(cp) if cp.2 < cost => cp,
+        _ => (kernel, splits, cost),
     };
     // The register-A kernels: no staging, their tiles over n×m when they swap.
     let Some((swap, staged)) = stage.rega.filter(|_| wgmma) else {
